@@ -1,0 +1,334 @@
+"""The `pbem` command line. Every failure is one line on stderr and an exit code.
+
+Exit codes (docs/cli.md): 0 success; 1 other error; 2 usage; 3 missing file;
+4 malformed file; 5 bad signature; 6 broken chain; 7 bad reveal; 8 wrong game;
+9 wrong turn; 10 equivocation; 11 illegal decision; 12 state mismatch;
+13 key problem; 14 ruleset problem; 15 game over; 16 folder problem.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import click
+import typer
+
+from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
+from pbem import ruleset as rulesets
+from pbem.errors import PbemError, UsageError
+
+app = typer.Typer(
+    name="pbem",
+    help="Play War Galley by email: signed, hash-chained turn files with dice no one can bend.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+KeysOption = Annotated[
+    Optional[Path],
+    typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
+]
+KeyOption = Annotated[
+    Optional[str],
+    typer.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
+]
+
+
+def out(line: str = "") -> None:
+    typer.echo(line)
+
+
+@app.command()
+def keygen(name: Annotated[str, typer.Argument(help="A name for the key, e.g. your own.")], keys: KeysOption = None) -> None:
+    """Make an Ed25519 key pair; print the public key and its fingerprint."""
+    folder = ids.key_folder(keys)
+    identity = ids.generate(name, folder)
+    out(f"key {name} written to {folder / (name + '.key')} (private, mode 600)")
+    out(f"public key:  {identity.public_b64}")
+    out(f"fingerprint: {identity.fingerprint}")
+    out("Tell your opponent the fingerprint by another channel (phone, chat) and compare it with the one pbem shows.")
+
+
+@app.command("keys")
+def list_keys(keys: KeysOption = None) -> None:
+    """List the keys in the key folder with their fingerprints."""
+    folder = ids.key_folder(keys)
+    found = ids.all_identities(folder)
+    if not found:
+        out(f"no keys in {folder} (make one with: pbem keygen NAME)")
+        return
+    for identity in found:
+        out(f"{identity.name:20} {identity.fingerprint}")
+
+
+@app.command("rulesets")
+def list_rulesets() -> None:
+    """List the installed rulesets."""
+    for name in rulesets.available():
+        out(f"{name} {rulesets.find(name).version}")
+
+
+@app.command()
+def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "duel") -> None:
+    """List a ruleset's built-in scenarios."""
+    for info in rulesets.find(ruleset).scenarios():
+        out(f"{info.name:24} {info.title}  ({' v '.join(info.sides)}){'  ' + info.summary if info.summary else ''}")
+
+
+def _options(pairs: list[str]) -> dict[str, str | int | bool]:
+    options: dict[str, str | int | bool] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise UsageError(f"--option {pair!r}: write NAME=VALUE")
+        key, value = pair.split("=", 1)
+        options[key.strip()] = True if value == "true" else False if value == "false" else int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+@app.command()
+def new(
+    scenario: Annotated[str, typer.Argument(help="A built-in scenario name, or the path of a scenario file.")],
+    side: Annotated[str, typer.Option(help="The side you play.")],
+    out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
+    name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Host",
+    ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "duel",
+    rules_data: Annotated[Optional[Path], typer.Option(help="Your own rules data file instead of the built-in one.")] = None,
+    option: Annotated[list[str], typer.Option(help="A game option NAME=VALUE; repeatable.")] = [],
+    chain_length: Annotated[int, typer.Option(help="Length of your reveal chain (files you can write).")] = chain.DEFAULT_LENGTH,
+    key: KeyOption = None,
+    keys: KeysOption = None,
+) -> None:
+    """Start a game: write the invitation (file 0) into a new folder."""
+    chosen = rulesets.find(ruleset)
+    folder = ids.key_folder(keys)
+    me = ids.load(key, folder) if key else _only_key(folder)
+    data = None
+    if rules_data is not None:
+        data = _read(rules_data)
+    try:
+        invite = referee.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length)
+    except chosen.illegal_errors as exc:
+        raise UsageError(f"{scenario}: {exc}") from None
+    path = session.start(out_folder, invite)
+    body = invite.body
+    out(f"game {body.game}: {body.ruleset} {body.scenario}, you ({name}) play {side}")
+    out(f"your fingerprint: {me.fingerprint}")
+    out(f"send {path} to your opponent (or paste: pbem armor {path})")
+
+
+def _read(path: Path) -> bytes:
+    from pbem import folder as folders
+
+    return folders.read(path)
+
+
+def _only_key(folder: Path) -> ids.Identity:
+    found = ids.all_identities(folder)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise UsageError(f"no key in {folder}; make one with: pbem keygen NAME")
+    raise UsageError(f"several keys in {folder}; say which with --key NAME")
+
+
+@app.command()
+def accept(
+    invitation: Annotated[Path, typer.Argument(help="The invitation file (raw or armored).")],
+    out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
+    name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
+    chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
+    key: KeyOption = None,
+    keys: KeysOption = None,
+) -> None:
+    """Accept an invitation: check it, then write the acceptance (file 1)."""
+    folder = ids.key_folder(keys)
+    me = ids.load(key, folder) if key else _only_key(folder)
+    game, path = session.accept(invitation, out_folder, me, name, chain_length)
+    host = game.setup.host
+    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you play {game.guest.side if game.guest else '?'}")
+    out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
+    out(f"send {path} to {host.name}")
+
+
+@app.command()
+def receive(
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    files: Annotated[list[Path], typer.Argument(help="Files received (raw or armored; '-' reads standard input).")],
+    key: KeyOption = None,
+    keys: KeysOption = None,
+    no_reply: Annotated[bool, typer.Option(help="Do not write the acknowledgement automatically.")] = False,
+) -> None:
+    """Check received files and add them to the game; acknowledge when you have nothing to decide."""
+    incoming: list[tuple[bytes, str]] = []
+    for path in files:
+        if str(path) == "-":
+            incoming.extend(session.read_incoming(None, sys.stdin.buffer.read()))
+        else:
+            incoming.extend(session.read_incoming(path))
+    result = session.receive(folder, incoming)
+    for line in result.already:
+        out(line + " (nothing to do)")
+    for path in result.added:
+        out(f"added {path}")
+    game = referee.load(folder)
+    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+
+
+def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
+    if game.finished():
+        out(f"game over: {game.result()}")
+        return
+    try:
+        me = session.choose_key(game, keys, key, role=game.next_author)
+        role = referee.my_role(game, me)
+    except PbemError:
+        me, role = None, None
+    waiting = game.player(game.next_author)
+    if me is None or role != game.next_author or game.next_seq < 2:
+        who = waiting.name if waiting else "the guest"
+        out(f"waiting on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
+        return
+    view = referee.outlook(game, me)
+    for event in view.resolution.events:
+        out("  " + game.ruleset.describe_event(event))
+    out(game.ruleset.describe(view.resolution.state))
+    player = game.player(role)
+    if view.pending.finished:
+        outcome = f"game over: {view.pending.prompt}"
+        if auto_reply:
+            path, _, _ = session.move(game_folder(game), me, [], "")
+            out(f"{outcome}; wrote the final file {path}: send it to your opponent")
+        else:
+            out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
+    elif view.pending.side == player.side:
+        out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
+    elif auto_reply:
+        path, _, _ = session.move(game_folder(game), me, [], "")
+        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent")
+    else:
+        out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+
+
+def game_folder(game: referee.Game) -> Path:
+    return Path(game.names[0]).parent
+
+
+@app.command()
+def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
+    """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
+    game = referee.load(folder)
+    host, guest = game.setup.host, game.guest
+    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}, {len(game.files)} files")
+    out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
+    if guest:
+        out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
+    if game.resolved_state is not None:
+        out("  " + game.ruleset.describe(game.resolved_state))
+    _report_status(game, ids.key_folder(keys), key, auto_reply=False)
+
+
+@app.command()
+def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
+    """List the orders you may give now (on your turn)."""
+    game = referee.load(folder)
+    me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
+    view = referee.outlook(game, me)
+    player = game.player(view.role)
+    if view.pending.side != player.side:
+        out(f"nothing for you to decide now ({view.pending.prompt})")
+        return
+    out(view.pending.prompt)
+    for decision in game.ruleset.legal(view.resolution.state):
+        out("  " + game.ruleset.format_order(decision))
+
+
+@app.command()
+def move(
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
+    orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
+    note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
+    key: KeyOption = None,
+    keys: KeysOption = None,
+) -> None:
+    """Write your next file: reveal, resolve your opponent's last orders, add yours."""
+    lines = list(orders or [])
+    if orders_file is not None:
+        lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
+    game = referee.load(folder)
+    me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
+    path, signed, view = session.move(folder, me, lines, note)
+    for event in view.resolution.events:
+        out("  " + game.ruleset.describe_event(event))
+    out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+
+
+@app.command()
+def armor(file: Annotated[Path, typer.Argument(help="A game file to print in armored text form.")]) -> None:
+    """Print a file as armored text for an email body or a forum post."""
+    raw = _read(file)
+    signed = movefile.parse(raw, str(file))
+    out(armoring.armor(raw, f"Game: {signed.body.game} File: {signed.body.seq}").rstrip("\n"))
+
+
+@app.command()
+def verify(
+    path: Annotated[Path, typer.Argument(help="A game folder.")],
+    against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
+) -> None:
+    """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
+    game = referee.load(path)
+    if against is not None:
+        for raw, what in session.read_incoming(against):
+            signed = movefile.parse(raw, what)
+            proof = referee.equivocation_proof(game, signed, what)
+            if proof:
+                out(proof)
+                raise typer.Exit(10)
+            out(f"{what}: no equivocation (identical to the game's file, not validly signed, or a later step)")
+        return
+    host, guest = game.setup.host, game.guest
+    players = f"{host.name} ({host.side}) v {guest.name} ({guest.side})" if guest else f"{host.name} ({host.side}), not yet accepted"
+    if game.finished():
+        state = f"finished: {game.result()}"
+    else:
+        waiting = game.player(game.next_author)
+        state = f"in progress, waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}"
+    out(f"ok: game {game.game_id} ({game.ruleset.name} {game.setup.scenario_name}), {len(game.files)} files verified; {players}; {state}")
+
+
+@app.command()
+def demo(
+    out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
+    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "duel",
+    seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
+) -> None:
+    """Play a whole game between two new identities through the real protocol, verify it, say where it is."""
+    from pbem.demo import run_demo
+
+    run_demo(out_folder, ruleset, seed, out)
+
+
+def main() -> None:
+    """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
+    try:
+        result = app(standalone_mode=False)
+    except PbemError as exc:
+        typer.echo(f"pbem: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.UsageError as exc:
+        typer.echo(f"pbem: usage error: {exc.format_message()} (see pbem --help)", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        typer.echo("pbem: aborted", err=True)
+        sys.exit(1)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("pbem: interrupted; the game folder is unchanged unless a file was reported written", err=True)
+        sys.exit(130)
+    sys.exit(result if isinstance(result, int) else 0)

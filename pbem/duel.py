@@ -1,0 +1,258 @@
+"""Dice Duel: a toy ruleset that exercises the whole protocol.
+
+It knows nothing of galleys; it exists so that pbem's tests and its demo can
+play complete games through the real protocol with a ruleset small enough to
+check by hand. Rules:
+
+- Each round starts with an automatic initiative roll: each side 1d6, the
+  higher acts first, ties roll again.
+- On its action a side may first `guard` (no dice: the other side's attacks
+  this round need 2 more), then must `strike` (2d6 >= hit: 1 damage),
+  `lunge` (2d6 >= power: 2 damage) or `rest` (no dice: +1 hp, up to the start).
+- When both have acted the round ends. A side at 0 hp loses; after the
+  round limit, more hp wins (equal: a draw).
+
+Scenario data and rules data are small canonical JSON texts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from pbem.ruleset import Pending, ScenarioInfo
+
+Action = Literal["guard", "strike", "lunge", "rest"]
+
+
+class DuelError(Exception):
+    """An illegal duel decision; the message names the rule."""
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    title: str
+    sides: tuple[str, str]
+    hp: int
+    rounds: int
+
+
+class RulesData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    hit: int
+    power: int
+    guard: int
+
+
+class State(msgspec.Struct, frozen=True):
+    sides: tuple[str, str]
+    hp: tuple[int, int]
+    start_hp: int
+    rounds: int
+    rules: RulesData
+    round: int = 1
+    order: tuple[int, ...] = ()  # who acts this round, first to last; () before initiative
+    acted: int = 0  # how many of `order` have finished their action
+    guarding: tuple[bool, bool] = (False, False)
+    guarded_now: bool = False  # the acting side has guarded in this action
+
+
+class Initiative(msgspec.Struct, frozen=True, tag=True):
+    round: int
+    rolls: tuple[int, int]
+    first: str
+
+
+class Guarded(msgspec.Struct, frozen=True, tag=True):
+    side: str
+
+
+class Attacked(msgspec.Struct, frozen=True, tag=True):
+    side: str
+    action: str
+    roll: int
+    needed: int
+    damage: int
+
+
+class Rested(msgspec.Struct, frozen=True, tag=True):
+    side: str
+    hp: int
+
+
+class Ended(msgspec.Struct, frozen=True, tag=True):
+    result: str
+
+
+BUILTIN = {
+    "duel": Scenario("duel", "A duel of five hit points", ("Red", "Blue"), 5, 30),
+    "quick": Scenario("quick", "A quick duel of two hit points", ("Red", "Blue"), 2, 10),
+}
+DEFAULT_RULES = RulesData(hit=7, power=10, guard=2)
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(msgspec.to_builtins(value), sort_keys=True, separators=(",", ":")).encode()
+
+
+class Duel:
+    name = "duel"
+    version = "1"
+    illegal_errors: tuple[type[Exception], ...] = (DuelError,)
+
+    # ----- data -------------------------------------------------------------------
+    def default_rules_data(self) -> bytes:
+        return _json(DEFAULT_RULES)
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo(s.name, s.title, s.sides) for s in BUILTIN.values()]
+
+    def builtin_scenario(self, name: str) -> bytes | None:
+        return _json(BUILTIN[name]) if name in BUILTIN else None
+
+    def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
+        if name_or_path in BUILTIN:
+            return name_or_path, _json(BUILTIN[name_or_path])
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise DuelError(f"no scenario {name_or_path!r} (built in: {', '.join(BUILTIN)})")
+        data = path.read_bytes()
+        return self._scenario(data).name, data
+
+    def _scenario(self, data: bytes) -> Scenario:
+        try:
+            return msgspec.json.decode(data, type=Scenario)
+        except msgspec.DecodeError as exc:
+            raise DuelError(f"scenario: {exc}") from None
+
+    def _rules(self, data: bytes) -> RulesData:
+        try:
+            return msgspec.json.decode(data, type=RulesData)
+        except msgspec.DecodeError as exc:
+            raise DuelError(f"rules data: {exc}") from None
+
+    def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+        return self._scenario(scenario_data).sides
+
+    # ----- the contract -----------------------------------------------------------
+    def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:
+        scenario = self._scenario(scenario_data)
+        if scenario.hp < 1 or scenario.rounds < 1:
+            raise DuelError("scenario: hp and rounds must be at least 1")
+        return State(scenario.sides, (scenario.hp, scenario.hp), scenario.hp, scenario.rounds, self._rules(rules_data))
+
+    def pending(self, state: State) -> Pending:
+        if self.result(state) is not None:
+            return Pending(None, "over", self.result(state) or "", finished=True)
+        if not state.order:
+            return Pending(None, "initiative", f"round {state.round}: initiative roll", automatic=True)
+        side = state.sides[state.order[state.acted]]
+        options = "strike, lunge or rest" if state.guarded_now else "guard, strike, lunge or rest"
+        return Pending(side, "action", f"{side}: {options}")
+
+    def legal(self, state: State) -> list[Any]:
+        if self.pending(state).side is None:
+            return []
+        actions = ["strike", "lunge", "rest"] if state.guarded_now else ["guard", "strike", "lunge", "rest"]
+        return [{"action": a} for a in actions]
+
+    def apply(self, state: State, decision: Any, dice: Any) -> tuple[State, list[Any]]:
+        pending = self.pending(state)
+        if pending.side is None:
+            raise DuelError("no decision is wanted now")
+        if not isinstance(decision, dict) or set(decision) != {"action"}:
+            raise DuelError("a decision is {'action': guard|strike|lunge|rest}")
+        action = decision["action"]
+        if action not in ("guard", "strike", "lunge", "rest"):
+            raise DuelError(f"unknown action {action!r}")
+        me = state.order[state.acted]
+        if action == "guard":
+            if state.guarded_now:
+                raise DuelError("rule 2: guard at most once per action")
+            guarding = tuple(True if i == me else g for i, g in enumerate(state.guarding))
+            return msgspec.structs.replace(state, guarding=guarding, guarded_now=True), [Guarded(state.sides[me])]
+        events: list[Any] = []
+        hp = list(state.hp)
+        if action == "rest":
+            hp[me] = min(state.start_hp, hp[me] + 1)
+            events.append(Rested(state.sides[me], hp[me]))
+        else:
+            other = 1 - me
+            needed = (state.rules.hit if action == "strike" else state.rules.power) + (
+                state.rules.guard if state.guarding[other] else 0
+            )
+            roll = dice.two_d6(f"{state.sides[me]} {action}")
+            damage = (1 if action == "strike" else 2) if roll >= needed else 0
+            hp[other] = max(0, hp[other] - damage)
+            events.append(Attacked(state.sides[me], action, roll, needed, damage))
+        state = msgspec.structs.replace(state, hp=tuple(hp), acted=state.acted + 1, guarded_now=False)
+        if state.acted == len(state.order) or 0 in state.hp:
+            state = msgspec.structs.replace(
+                state, round=state.round + 1, order=(), acted=0, guarding=(False, False)
+            )
+        if (result := self.result(state)) is not None:
+            events.append(Ended(result))
+        return state, events
+
+    def advance(self, state: State, dice: Any) -> tuple[State, list[Any]]:
+        events: list[Any] = []
+        while self.pending(state).automatic:
+            a, b = dice.d6(f"round {state.round} initiative {state.sides[0]}"), dice.d6(
+                f"round {state.round} initiative {state.sides[1]}"
+            )
+            if a == b:
+                events.append(Initiative(state.round, (a, b), ""))
+                continue
+            order = (0, 1) if a > b else (1, 0)
+            state = msgspec.structs.replace(state, order=order)
+            events.append(Initiative(state.round, (a, b), state.sides[order[0]]))
+        return state, events
+
+    def state_bytes(self, state: State) -> bytes:
+        return msgspec.json.encode(state)
+
+    def result(self, state: State) -> str | None:
+        red, blue = state.hp
+        if red == 0 or blue == 0:
+            return f"{state.sides[0] if blue == 0 else state.sides[1]} wins"
+        if state.round > state.rounds:
+            if red == blue:
+                return "a draw"
+            return f"{state.sides[0] if red > blue else state.sides[1]} wins on hit points"
+        return None
+
+    # ----- notation and words -------------------------------------------------------
+    def parse_order(self, text: str, state: Any) -> Any:
+        word = text.strip().lower()
+        if word not in ("guard", "strike", "lunge", "rest"):
+            raise DuelError(f"unknown order {text!r}: guard, strike, lunge or rest")
+        return {"action": word}
+
+    def format_order(self, decision: Any) -> str:
+        return str(decision["action"])
+
+    def describe(self, state: State) -> str:
+        hp = ", ".join(f"{s} {h} hp" for s, h in zip(state.sides, state.hp))
+        return f"round {min(state.round, state.rounds)}: {hp}"
+
+    def describe_event(self, event: Any) -> str:
+        if isinstance(event, Initiative):
+            return (
+                f"Round {event.round} initiative: {event.rolls[0]} v {event.rolls[1]}, "
+                + (f"{event.first} acts first" if event.first else "tie, roll again")
+            )
+        if isinstance(event, Guarded):
+            return f"{event.side} guards"
+        if isinstance(event, Attacked):
+            outcome = f"hits for {event.damage}" if event.damage else "misses"
+            return f"{event.side} {event.action}s: rolls {event.roll}, needs {event.needed}, {outcome}"
+        if isinstance(event, Rested):
+            return f"{event.side} rests to {event.hp} hp"
+        if isinstance(event, Ended):
+            return f"Game over: {event.result}"
+        return repr(event)
+
+
+RULESET = Duel()

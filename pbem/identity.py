@@ -1,0 +1,155 @@
+"""Player identities: Ed25519 key pairs in a key folder, never in a game folder.
+
+The key folder is `--keys DIR`, else $PBEM_KEYS, else
+$XDG_CONFIG_HOME/pbem/keys (~/.config/pbem/keys). A key NAME is stored as
+NAME.key (PKCS#8 PEM, mode 0600) and NAME.pub (the raw public key, base64).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from pbem.errors import BadSignature, KeyProblem, UsageError
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def key_folder(explicit: Path | None = None) -> Path:
+    """Where keys live: the option, the environment, or the user's config dir."""
+    if explicit is not None:
+        return explicit
+    if env := os.environ.get("PBEM_KEYS"):
+        return Path(env)
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config) / "pbem" / "keys"
+
+
+def encode_public(raw: bytes) -> str:
+    return base64.b64encode(raw).decode("ascii")
+
+
+def decode_public(text: str, what: str) -> Ed25519PublicKey:
+    """A public key from its base64 form; KeyProblem naming `what` if it is not one."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+        return Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError:
+        raise KeyProblem(f"{what}: not an Ed25519 public key") from None
+
+
+def fingerprint(public_b64: str) -> str:
+    """A short fingerprint to compare out of band: 16 hex digits in groups of 4."""
+    digest = hashlib.sha256(base64.b64decode(public_b64)).hexdigest()[:16]
+    return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
+
+
+def verify(public_b64: str, signature: bytes, data: bytes, what: str) -> None:
+    """Raise BadSignature naming `what` unless `signature` signs `data`."""
+    key = decode_public(public_b64, what)
+    try:
+        key.verify(signature, data)
+    except InvalidSignature:
+        raise BadSignature(f"{what}: signature does not verify with the key of its author") from None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A player's key pair, loaded from the key folder."""
+
+    name: str
+    private: Ed25519PrivateKey
+
+    @property
+    def public_b64(self) -> str:
+        raw = self.private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        return encode_public(raw)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_b64)
+
+    def private_raw(self) -> bytes:
+        """The 32-byte private seed; used only to derive the reveal chain's seed."""
+        return self.private.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+
+    def sign(self, data: bytes) -> bytes:
+        return self.private.sign(data)
+
+
+def _check_name(name: str) -> None:
+    if not NAME_PATTERN.match(name):
+        raise UsageError(
+            f"key name {name!r}: use 1-64 letters, digits, '_', '.', '-', starting with a letter or digit"
+        )
+
+
+def generate(name: str, folder: Path) -> Identity:
+    """Make a new key pair NAME in `folder`; refuse to overwrite an existing one."""
+    _check_name(name)
+    key_path = folder / f"{name}.key"
+    if key_path.exists():
+        raise UsageError(f"key {name!r} already exists in {folder}; choose another name")
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private = Ed25519PrivateKey.generate()
+    identity = Identity(name, private)
+    pem = private.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    # Create with owner-only permissions from the first byte (no chmod race).
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(pem)
+    (folder / f"{name}.pub").write_text(identity.public_b64 + "\n", encoding="ascii")
+    return identity
+
+
+def load(name: str, folder: Path) -> Identity:
+    """Load key NAME from `folder`, or raise KeyProblem saying what is wrong."""
+    _check_name(name)
+    key_path = folder / f"{name}.key"
+    try:
+        pem = key_path.read_bytes()
+    except FileNotFoundError:
+        raise KeyProblem(f"no key {name!r} in {folder} (make one with: pbem keygen {name})") from None
+    except OSError as exc:
+        raise KeyProblem(f"{key_path}: cannot read ({exc.strerror})") from None
+    try:
+        private = serialization.load_pem_private_key(pem, password=None)
+    except (ValueError, TypeError):
+        raise KeyProblem(f"{key_path}: not a readable private key") from None
+    if not isinstance(private, Ed25519PrivateKey):
+        raise KeyProblem(f"{key_path}: not an Ed25519 key")
+    return Identity(name, private)
+
+
+def all_identities(folder: Path) -> list[Identity]:
+    """Every readable key in `folder`, by name; unreadable ones are skipped."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.glob("*.key")):
+        try:
+            found.append(load(path.stem, folder))
+        except (KeyProblem, UsageError):
+            continue
+    return found

@@ -1,0 +1,490 @@
+"""The referee: binds the protocol to a ruleset.
+
+It replays a game from its first file, checking every signature, hash link,
+reveal, die and state; it knows whose file comes next and what the game
+waits on; and it checks and writes new files. It sees the ruleset only
+through `pbem.ruleset`.
+
+Timing (docs/protocol.md): the decisions of file k are resolved with dice
+keyed by the opponent's reveal in file k+1. So with files 0..n on hand,
+everyone can compute the state through file n-1; file n's decisions wait for
+the next file, whose author (who knows his own reveal) sees their outcome
+first, then decides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time as _time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import chain, identity as ids, movefile
+from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
+from pbem.errors import (
+    BadReveal,
+    BrokenChain,
+    Equivocation,
+    GameOver,
+    IllegalDecision,
+    KeyProblem,
+    MalformedFile,
+    RulesetProblem,
+    StateMismatch,
+    WrongGame,
+    WrongTurn,
+)
+from pbem.identity import Identity
+from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
+from pbem.ruleset import Pending, Ruleset, find
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the invitation pins: the game, the ruleset and the exact data."""
+
+    game_id: str
+    ruleset: Ruleset
+    rules_data: bytes
+    scenario_name: str
+    scenario_data: bytes
+    options: dict[str, Any]
+    host: Player
+
+
+def check_invite(invite: SignedFile, what: str) -> Setup:
+    """Verify an invitation on its own: self-signed, ruleset and data available."""
+    body = invite.body
+    if not isinstance(body, Invite):
+        raise MalformedFile(f"{what}: file 0 must be an invitation")
+    ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
+    ruleset = find(body.ruleset)
+    if ruleset.version != body.ruleset_version:
+        raise RulesetProblem(
+            f"{what}: the game uses {body.ruleset} {body.ruleset_version}, "
+            f"this installation has {ruleset.version}"
+        )
+    rules = _pinned_data(
+        body.rules_data, ruleset.default_rules_data(), body.rules_hash, "rules data", what
+    )
+    builtin = ruleset.builtin_scenario(body.scenario)
+    scenario = _pinned_data(
+        body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
+    )
+    if body.host.side not in ruleset.sides(scenario, rules):
+        raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
+    return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host)
+
+
+def _pinned_data(embedded: str, builtin: bytes | None, pinned: str, name: str, what: str) -> bytes:
+    data = embedded.encode("utf-8") if embedded else builtin
+    if data is None:
+        raise RulesetProblem(f"{what}: {name} is not built in here and the file does not carry it")
+    if sha256_hex(data) != pinned:
+        source = "carried in the file" if embedded else "installed here"
+        raise RulesetProblem(
+            f"{what}: {name} {source} has hash {sha256_hex(data)[:16]}, the game pins {pinned[:16]}"
+        )
+    return data
+
+
+@dataclass
+class Resolution:
+    """What resolving one file produced."""
+
+    state: Any
+    events: list[Any]
+    rolls: list[RecordedRoll]
+
+
+@dataclass
+class Game:
+    """A replayed game: every file checked, every resolvable state computed."""
+
+    files: list[SignedFile]
+    names: list[str]
+    setup: Setup
+    guest: Player | None = None
+    # resolutions[k] resolves file k (k >= 1); the last file is unresolved.
+    resolutions: dict[int, Resolution] = field(default_factory=dict)
+    initial_state: Any = None
+
+    # ----- facts about the game -------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.setup.ruleset
+
+    @property
+    def game_id(self) -> str:
+        return self.setup.game_id
+
+    def player(self, role: str) -> Player | None:
+        return self.setup.host if role == "host" else self.guest
+
+    def role_of_side(self, side: str) -> str:
+        return "host" if side == self.setup.host.side else "guest"
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.files)
+
+    @property
+    def next_author(self) -> str:
+        return author_of(self.next_seq)
+
+    @property
+    def last_time(self) -> int:
+        return self.files[-1].body.time
+
+    def state_before(self, seq: int) -> Any:
+        """The state the decisions of file `seq` are made in (resolved file seq-1)."""
+        if seq <= 1:
+            return self.initial_state
+        return self.resolutions[seq - 1].state
+
+    @property
+    def resolved_state(self) -> Any:
+        """The latest state everyone can compute (through file n-1); None before file 2."""
+        if len(self.files) < 3:
+            return None
+        return self.state_before(len(self.files) - 1)
+
+    def finished(self) -> bool:
+        """Over once the resolved state is final: no file may follow the one that showed it."""
+        state = self.resolved_state
+        return state is not None and self.ruleset.pending(state).finished
+
+    def result(self) -> str | None:
+        state = self.resolved_state
+        if state is None or not self.finished():
+            return None
+        return self.ruleset.result(state)
+
+    # ----- chain bookkeeping -----------------------------------------------------
+    def last_chain_value(self, role: str) -> bytes:
+        """The author's newest published chain value: his last reveal, or his anchor."""
+        for signed in reversed(self.files):
+            body = signed.body
+            if isinstance(body, Move) and body.author == role:
+                return bytes.fromhex(body.reveal)
+        player = self.player(role)
+        assert player is not None
+        return bytes.fromhex(player.anchor)
+
+    def reveals_made(self, role: str) -> int:
+        return sum(1 for f in self.files if isinstance(f.body, Move) and f.body.author == role)
+
+
+# ----- replay -------------------------------------------------------------------
+
+
+def replay(raws: list[bytes], names: list[str]) -> Game:
+    """Check every file in order and compute every resolvable state."""
+    if not raws:
+        raise BrokenChain("the game has no files (file 000000.pbem, the invitation, is missing)")
+    first = movefile.parse(raws[0], names[0])
+    _check_place(first, 0, None, names[0], None)
+    setup = check_invite(first, names[0])
+    game = Game([first], [names[0]], setup)
+    for raw, name in zip(raws[1:], names[1:]):
+        signed = movefile.parse(raw, name)
+        admit(game, signed, name)
+    return game
+
+
+def _check_place(signed: SignedFile, seq: int, previous: SignedFile | None, what: str, game_id: str | None) -> None:
+    body = signed.body
+    if game_id is not None and body.game != game_id:
+        raise WrongGame(f"{what}: belongs to game {body.game}, not {game_id}")
+    if body.seq != seq:
+        raise BrokenChain(f"{what}: says it is file {body.seq} but stands in place {seq}")
+    if body.author != author_of(seq):
+        raise WrongTurn(f"{what}: written as the {body.author}, but file {seq} is the {author_of(seq)}'s")
+    if previous is not None and body.prev != previous.hash_hex:
+        raise BrokenChain(f"{what}: does not follow file {seq - 1} (its prev hash differs)")
+
+
+def admit(game: Game, signed: SignedFile, what: str) -> None:
+    """Check `signed` as the game's next file and add it, resolving the one before."""
+    seq = game.next_seq
+    if game.finished():
+        raise GameOver(f"{what}: the game is over ({game.result()}); no file may follow")
+    _check_place(signed, seq, game.files[-1], what, game.game_id)
+    body = signed.body
+    author = game.player(body.author) if not isinstance(body, Accept) else None
+    if isinstance(body, Accept):
+        if body.guest.side == game.setup.host.side or body.guest.side not in game.ruleset.sides(
+            game.setup.scenario_data, game.setup.rules_data
+        ):
+            raise MalformedFile(f"{what}: the guest must play the side the host left free")
+        if body.guest.key == game.setup.host.key:
+            raise KeyProblem(f"{what}: the guest uses the host's own key")
+        ids.verify(body.guest.key, signed.signature, signed.body_bytes, what)
+        game.guest = body.guest
+        game.initial_state = _new_game(game.setup, what)
+        game.files.append(signed)
+        game.names.append(what)
+        return
+    assert isinstance(body, Move) and author is not None
+    ids.verify(author.key, signed.signature, signed.body_bytes, what)
+    reveal = bytes.fromhex(body.reveal)
+    if not chain.follows(reveal, game.last_chain_value(body.author)):
+        raise BadReveal(
+            f"{what}: reveal is not the {body.author}'s next chain value "
+            "(it must hash to his previous one, exactly one step)"
+        )
+    resolution = resolve(game, seq - 1, reveal)
+    if resolution.rolls != list(body.rolls):
+        raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
+    state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
+    if state_hash != body.state:
+        raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
+    game.resolutions[seq - 1] = resolution
+    check_decisions(game, resolution.state, body.author, body.decisions, what)
+    game.files.append(signed)
+    game.names.append(what)
+
+
+def _new_game(setup: Setup, what: str) -> Any:
+    try:
+        return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
+    except setup.ruleset.illegal_errors as exc:
+        raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
+
+
+def resolve(game: Game, seq: int, key: bytes) -> Resolution:
+    """Resolve file `seq`'s decisions, and the automatic steps after them."""
+    ruleset = game.ruleset
+    state = game.state_before(seq)
+    dice = DiceStream(key, game.game_id, game.files[seq].hash)
+    events: list[Any] = []
+    body = game.files[seq].body
+    decisions = body.decisions if isinstance(body, Move) else []
+    for number, decision in enumerate(decisions, 1):
+        try:
+            state, new = ruleset.apply(state, decision, dice)
+        except ruleset.illegal_errors as exc:
+            # check_decisions admitted it, and the contract forbids errors after a roll.
+            raise IllegalDecision(f"{game.names[seq]}: decision {number}: {exc}") from None
+        events.extend(new)
+    state, new = ruleset.advance(state, dice)
+    events.extend(new)
+    return Resolution(state, events, list(dice.rolls))
+
+
+def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], what: str) -> None:
+    """Check a file's decisions as far as they go without dice (docs/protocol.md).
+
+    Each decision must be the author's to make. A decision that rolls dice
+    must be the file's last: its author could not know the outcome, so any
+    decision after it would be made blind.
+    """
+    ruleset = game.ruleset
+    player = game.player(role)
+    assert player is not None
+    for number, decision in enumerate(decisions, 1):
+        pending = ruleset.pending(state)
+        if pending.finished:
+            raise GameOver(f"{what}: decision {number}: the game is already over")
+        if pending.side != player.side:
+            waiting = "automatic steps" if pending.side is None else f"the {pending.side} player"
+            raise WrongTurn(
+                f"{what}: decision {number}: it is not the {player.side} player's decision now "
+                f"(the game waits on {waiting}: {pending.prompt})"
+            )
+        try:
+            state, _ = ruleset.apply(state, decision, SealedDice())
+        except NoDiceYet:
+            if number != len(decisions):
+                raise IllegalDecision(
+                    f"{what}: decision {number + 1} follows one that rolls dice; "
+                    "it must wait for the next file"
+                ) from None
+        except ruleset.illegal_errors as exc:
+            raise IllegalDecision(f"{what}: decision {number}: {exc}") from None
+
+
+# ----- reading a folder -------------------------------------------------------------
+
+
+def load(folder: Path) -> Game:
+    from pbem import folder as folders
+
+    paths = folders.game_files(folder)
+    return replay([folders.read(p) for p in paths], [str(p) for p in paths])
+
+
+# ----- writing new files ----------------------------------------------------------
+
+
+def now() -> int:
+    return int(_time.time())
+
+
+def new_game_id() -> str:
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def make_invite(
+    host: Identity,
+    host_name: str,
+    ruleset: Ruleset,
+    scenario: str,
+    side: str,
+    options: dict[str, Any],
+    rules_data: bytes | None = None,
+    chain_length: int = chain.DEFAULT_LENGTH,
+    game_id: str | None = None,
+) -> SignedFile:
+    game_id = game_id or new_game_id()
+    scenario_name, scenario_data = ruleset.load_scenario(scenario)
+    default_rules = ruleset.default_rules_data()
+    rules = default_rules if rules_data is None else rules_data
+    builtin = ruleset.builtin_scenario(scenario_name)
+    sides = ruleset.sides(scenario_data, rules)
+    if side not in sides:
+        raise MalformedFile(f"side {side!r} is not a side of {scenario_name} (choose {' or '.join(sides)})")
+    seed = chain.seed(host.private_raw(), game_id)
+    body = Invite(
+        pbem=movefile.FORMAT_VERSION,
+        game=game_id,
+        seq=0,
+        prev="",
+        author="host",
+        time=now(),
+        ruleset=ruleset.name,
+        ruleset_version=ruleset.version,
+        rules_hash=sha256_hex(rules),
+        rules_data="" if rules == default_rules else _text(rules, "rules data"),
+        scenario=scenario_name,
+        scenario_hash=sha256_hex(scenario_data),
+        scenario_data="" if scenario_data == builtin else _text(scenario_data, "scenario"),
+        options=options,
+        host=Player(host_name, host.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length),
+    )
+    signed = movefile.sign(body, host)
+    check_invite(signed, "the new invitation")
+    return signed
+
+
+def _text(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedFile(f"{name} must be UTF-8 text to travel in the invitation") from None
+
+
+def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH) -> SignedFile:
+    if game.next_seq != 1:
+        raise WrongTurn("this game has been accepted already")
+    if guest.public_b64 == game.setup.host.key:
+        raise KeyProblem("you cannot accept your own invitation with the host's key")
+    sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
+    side = sides[1] if sides[0] == game.setup.host.side else sides[0]
+    seed = chain.seed(guest.private_raw(), game.game_id)
+    body = Accept(
+        pbem=movefile.FORMAT_VERSION,
+        game=game.game_id,
+        seq=1,
+        prev=game.files[0].hash_hex,
+        author="guest",
+        time=now(),
+        guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length),
+    )
+    return movefile.sign(body, guest)
+
+
+def my_role(game: Game, me: Identity) -> str:
+    for role in ("host", "guest"):
+        player = game.player(role)
+        if player is not None and player.key == me.public_b64:
+            return role
+    raise KeyProblem(f"key {me.name!r} ({me.fingerprint}) is not a player of game {game.game_id}")
+
+
+@dataclass
+class Outlook:
+    """What the next author sees before he writes: the outcome of the last file."""
+
+    role: str
+    reveal: bytes
+    resolution: Resolution
+    pending: Pending
+
+
+def outlook(game: Game, me: Identity) -> Outlook:
+    """Resolve the last file with my own next reveal (only the next author may)."""
+    role = my_role(game, me)
+    if game.finished():
+        raise GameOver(f"the game is over: {game.result()}")
+    if game.next_author != role:
+        raise WrongTurn(f"it is not your turn: the game waits on the {game.next_author}'s file {game.next_seq}")
+    if game.next_seq < 2:
+        raise WrongTurn("the game is not accepted yet")
+    player = game.player(role)
+    assert player is not None
+    seed = chain.seed(me.private_raw(), game.game_id)
+    reveal = chain.reveal(seed, player.chain, game.reveals_made(role) + 1)
+    if not chain.follows(reveal, game.last_chain_value(role)):
+        raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
+    resolution = resolve(game, game.next_seq - 1, reveal)
+    return Outlook(role, reveal, resolution, game.ruleset.pending(resolution.state))
+
+
+def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") -> SignedFile:
+    """Write my next file: reveal, the outcome of the last file, and my decisions."""
+    view = outlook(game, me)
+    body = Move(
+        pbem=movefile.FORMAT_VERSION,
+        game=game.game_id,
+        seq=game.next_seq,
+        prev=game.files[-1].hash_hex,
+        author=view.role,  # type: ignore[arg-type]
+        time=now(),
+        reveal=view.reveal.hex(),
+        rolls=view.resolution.rolls,
+        state=sha256_hex(game.ruleset.state_bytes(view.resolution.state)),
+        decisions=decisions,
+        note=note,
+    )
+    signed = movefile.sign(body, me)
+    # Check the new file exactly as the opponent will, before anyone sees it.
+    trial = Game(list(game.files), list(game.names), game.setup, game.guest, dict(game.resolutions), game.initial_state)
+    admit(trial, signed, f"file {body.seq}")
+    return signed
+
+
+def equivocation_proof(game: Game, signed: SignedFile, what: str) -> str | None:
+    """If `signed` is a validly signed file differing from the game's file of its step, the proof."""
+    seq = signed.body.seq
+    if seq >= len(game.files) or signed.body.game != game.game_id:
+        return None
+    existing = game.files[seq]
+    if existing.raw == signed.raw:
+        return None
+    role = author_of(seq)
+    player = game.player(role)
+    if player is None or signed.body.author != role:
+        return None
+    try:
+        ids.verify(player.key, signed.signature, signed.body_bytes, what)
+    except Exception:
+        return None
+    return (
+        f"EQUIVOCATION by the {role} ({player.name}, key {ids.fingerprint(player.key)}): "
+        f"two different files {seq} of game {game.game_id}, both validly signed: "
+        f"{game.names[seq]} (sha256 {existing.hash_hex}) and {what} (sha256 {signed.hash_hex})"
+    )
+
+
+def raise_if_equivocation(game: Game, signed: SignedFile, what: str) -> None:
+    proof = equivocation_proof(game, signed, what)
+    if proof:
+        raise Equivocation(proof)

@@ -1,0 +1,117 @@
+"""The engine contract as the protocol sees it, and how rulesets are found.
+
+pbem knows no game. A ruleset is any object with the attributes below; it is
+registered under the entry-point group "pbem.rulesets" (the name the set-up
+files pin) or, in tests, with `register`. Decisions and options cross this
+boundary as plain JSON values (dict/list/str/int/bool/None), so the protocol
+can sign them without knowing what they mean.
+
+Contract (shared/design/architecture.md):
+- `new_game(scenario_data, rules_data, options)` builds the first state; it
+  rolls no dice.
+- `pending(state)` says who decides next: a side, or nobody (`side=None`)
+  while automatic steps remain (`automatic=True`) or when the game is over.
+- `advance(state, dice)` runs automatic steps until a decision or the end.
+- `apply(state, decision, dice)` checks the decision against the rules and
+  applies it. It raises one of `illegal_errors` before it rolls any die; once
+  it has rolled, the outcome follows the rules' fallbacks and never raises.
+- `legal(state)` lists decisions the pending side may make (for listings,
+  error messages and fuzzing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from pbem.errors import RulesetProblem
+
+ENTRY_POINT_GROUP = "pbem.rulesets"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Who must act next, and what kind of decision it is."""
+
+    side: str | None
+    kind: str
+    prompt: str
+    automatic: bool = False
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    name: str
+    title: str
+    sides: tuple[str, str]
+    summary: str = ""
+
+
+class Ruleset(Protocol):
+    name: str
+    version: str
+    illegal_errors: tuple[type[Exception], ...]
+
+    def default_rules_data(self) -> bytes: ...
+
+    def scenarios(self) -> list[ScenarioInfo]: ...
+
+    def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
+        """(scenario name, its exact bytes) for a built-in name or a file path."""
+        ...
+
+    def builtin_scenario(self, name: str) -> bytes | None: ...
+
+    def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]: ...
+
+    def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> Any: ...
+
+    def pending(self, state: Any) -> Pending: ...
+
+    def legal(self, state: Any) -> list[Any]: ...
+
+    def apply(self, state: Any, decision: Any, dice: Any) -> tuple[Any, list[Any]]: ...
+
+    def advance(self, state: Any, dice: Any) -> tuple[Any, list[Any]]: ...
+
+    def state_bytes(self, state: Any) -> bytes: ...
+
+    def parse_order(self, text: str, state: Any) -> Any: ...
+
+    def format_order(self, decision: Any) -> str: ...
+
+    def describe(self, state: Any) -> str: ...
+
+    def describe_event(self, event: Any) -> str: ...
+
+    def result(self, state: Any) -> str | None: ...
+
+
+_registered: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> None:
+    """Make a ruleset findable without an entry point (tests, embedding)."""
+    _registered[ruleset.name] = ruleset
+
+
+def find(name: str) -> Ruleset:
+    """The ruleset a game's set-up files pin, by name."""
+    if name in _registered:
+        return _registered[name]
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name == name:
+            try:
+                ruleset = entry.load()
+            except Exception as exc:  # a broken plug-in must not crash the CLI
+                raise RulesetProblem(f"ruleset {name!r} failed to load: {exc}") from None
+            _registered[name] = ruleset
+            return ruleset
+    known = sorted({e.name for e in entry_points(group=ENTRY_POINT_GROUP)} | set(_registered))
+    raise RulesetProblem(f"no ruleset {name!r} is installed (installed: {', '.join(known) or 'none'})")
+
+
+def available() -> list[str]:
+    return sorted({e.name for e in entry_points(group=ENTRY_POINT_GROUP)} | set(_registered))

@@ -1,0 +1,187 @@
+"""What the CLI does, as plain functions over folders and keys.
+
+Each function either completes or raises a PbemError before anything is
+written: checks first, then one atomic write.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem import armor, folder as folders, identity as ids, movefile, referee
+from pbem.errors import (
+    BrokenChain,
+    IllegalDecision,
+    KeyProblem,
+    MalformedFile,
+    UsageError,
+    WrongTurn,
+)
+from pbem.identity import Identity
+from pbem.movefile import SignedFile, file_name
+from pbem.referee import Game
+
+
+def when(timestamp: int) -> str:
+    return _dt.datetime.fromtimestamp(timestamp, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# ----- keys ---------------------------------------------------------------------------
+
+
+def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None) -> Identity:
+    """The key to act with: the named one, else the only key here that plays this game.
+
+    If this key folder holds both players' keys (a solo test, the demo), the
+    key of `role` (usually the next author) is chosen.
+    """
+    if name:
+        me = ids.load(name, keys)
+        referee.my_role(game, me)
+        return me
+    players = {game.player(r).key: r for r in ("host", "guest") if game.player(r) is not None}
+    mine = [i for i in ids.all_identities(keys) if i.public_b64 in players]
+    if role is not None:
+        of_role = [i for i in mine if players[i.public_b64] == role]
+        if of_role:
+            return of_role[0]
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise KeyProblem(f"no key in {keys} plays game {game.game_id} (use --key NAME or --keys DIR)")
+    raise KeyProblem(f"several keys in {keys} play this game; say which with --key NAME")
+
+
+# ----- reading files from outside -------------------------------------------------------
+
+
+def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[bytes, str]]:
+    """The game files in a file (raw or armored, several armored blocks allowed)."""
+    if path is not None:
+        data = folders.read(path)
+        what = str(path)
+    else:
+        data = text or b""
+        what = "standard input"
+    if armor.is_armored(data):
+        try:
+            blocks = armor.dearmor_all(data.decode("utf-8", errors="replace"), what)
+        except MalformedFile:
+            raise
+        return [(raw, f"{what} (armored file {i})" if len(blocks) > 1 else what) for i, raw in enumerate(blocks, 1)]
+    return [(data, what)]
+
+
+# ----- set-up ---------------------------------------------------------------------------
+
+
+def start(folder: Path, invite: SignedFile) -> Path:
+    if folder.exists() and any(folder.iterdir()):
+        raise UsageError(f"{folder}: the folder is not empty; choose a new one for a new game")
+    path = folder / file_name(0)
+    folders.write_atomic(path, invite.raw)
+    return path
+
+
+def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: int) -> tuple[Game, Path]:
+    (raw, what), *rest = read_incoming(invite_path)
+    if rest:
+        raise UsageError(f"{invite_path}: holds several files; give the invitation alone")
+    signed = movefile.parse(raw, what)
+    game = referee.replay([raw], [what])
+    acceptance = referee.make_accept(game, me, name, chain_length)
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out}: the folder is not empty; choose a new one for this game")
+    folders.write_atomic(out / file_name(0), signed.raw)
+    path = out / file_name(1)
+    folders.write_atomic(path, acceptance.raw)
+    return referee.load(out), path
+
+
+# ----- receiving ------------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    added: list[Path]
+    already: list[str]
+
+
+def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
+    """Add the incoming files to the game, in order; all or nothing.
+
+    A file already present byte for byte is a no-op; a different, validly
+    signed file for a step already present is equivocation; any other bad
+    file is rejected with its own error and nothing is written.
+    """
+    game = referee.load(folder)
+    added: list[tuple[Path, bytes]] = []
+    already: list[str] = []
+    for raw, what in sorted(incoming, key=lambda item: _seq_hint(item[0])):
+        signed = movefile.parse(raw, what)
+        seq = signed.body.seq
+        if signed.body.game != game.game_id:
+            referee._check_place(signed, seq, None, what, game.game_id)
+        if seq < game.next_seq:
+            if game.files[seq].raw == raw:
+                already.append(f"{what}: file {seq} is already in the game")
+                continue
+            referee.raise_if_equivocation(game, signed, what)
+            # Not validly signed by that step's author: say what is wrong with it.
+            referee._check_place(signed, seq, game.files[seq - 1] if seq else None, what, game.game_id)
+            player = game.player(signed.body.author)
+            if player is not None:
+                ids.verify(player.key, signed.signature, signed.body_bytes, what)
+            raise BrokenChain(f"{what}: differs from file {seq} already in the game")
+        if seq > game.next_seq:
+            raise BrokenChain(f"{what}: is file {seq}, but the game needs file {game.next_seq} first")
+        referee.admit(game, signed, what)
+        added.append((folder / file_name(seq), raw))
+    for path, raw in added:
+        folders.write_atomic(path, raw)
+    return Received([p for p, _ in added], already)
+
+
+def _seq_hint(raw: bytes) -> int:
+    """Sort incoming files by their claimed number; unparsable ones go first to fail fast."""
+    try:
+        return movefile.parse(raw, "").body.seq
+    except Exception:
+        return -1
+
+
+# ----- moving -----------------------------------------------------------------------------
+
+
+def parse_orders(game: Game, state: Any, lines: list[str]) -> list[Any]:
+    ruleset = game.ruleset
+    decisions = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            decisions.append(ruleset.parse_order(text, state))
+        except ruleset.illegal_errors as exc:
+            raise IllegalDecision(f"order {number} ({text!r}): {exc}") from None
+    return decisions
+
+
+def move(folder: Path, me: Identity, orders: list[str], note: str) -> tuple[Path, SignedFile, referee.Outlook]:
+    game = referee.load(folder)
+    view = referee.outlook(game, me)
+    decisions = parse_orders(game, view.resolution.state, orders)
+    player = game.player(view.role)
+    assert player is not None
+    if decisions and view.pending.side != player.side:
+        raise WrongTurn(
+            f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
+            "send the file without orders"
+        )
+    signed = referee.make_move(game, me, decisions, note)
+    path = folder / file_name(signed.body.seq)
+    folders.write_atomic(path, signed.raw)
+    return path, signed, view
