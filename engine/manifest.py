@@ -38,22 +38,34 @@ T = TypeVar("T")
 # ---------------------------------------------------------------- decoding
 
 
-def decode_toml(data: bytes, into: type[T], source: str) -> T:
-    """Parse TOML bytes into a msgspec Struct; every failure names `source`.
-
-    tomllib's syntax errors already carry "(at line L, column C)"; msgspec's
-    schema errors carry the field path (`$.sides[0].name`). Both are kept.
-    """
+def read_toml(data: bytes, source: str) -> dict[str, Any]:
+    """Parse TOML bytes; syntax errors keep tomllib's "(at line L, column C)"."""
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RulesDataError(f"{source}: not UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RulesDataError(f"{source}: TOML syntax error: {exc}") from exc
+
+
+def convert_at(raw: Any, into: type[T], source: str, path: str = "$") -> T:
+    """msgspec.convert, with errors naming `source` and the field path.
+
+    msgspec writes a path such as `$.sides[0].name`; `path` replaces its `$`
+    when `raw` is a part of the file (msgspec shows dict keys as `[...]`, so
+    callers convert keyed tables entry by entry to keep their names).
+    """
     try:
         return msgspec.convert(raw, into)
     except msgspec.ValidationError as exc:
-        raise RulesDataError(f"{source}: {exc}") from exc
+        text = str(exc)
+        text = text.replace("`$", "`" + path) if " - at `" in text else f"{text} - at `{path}`"
+        raise RulesDataError(f"{source}: {text}") from exc
+
+
+def decode_toml(data: bytes, into: type[T], source: str) -> T:
+    """Parse TOML bytes into a msgspec Struct; every failure names `source`."""
+    return convert_at(read_toml(data, source), into, source)
 
 
 # ---------------------------------------------------------------- galley names
@@ -255,7 +267,16 @@ def _check_ratings(r: Ratings) -> str | None:
 
 def load_manifest(data: bytes, source: str = "counters.toml") -> Manifest:
     """Read and check the counter manifest (scenarios/counters.toml)."""
-    return Manifest(decode_toml(data, ManifestFile, source), source)
+    raw = read_toml(data, source)
+    types = raw.get("types")
+    if isinstance(types, dict):  # entry by entry, so errors name the type
+        raw["types"] = {}
+        checked = {k: convert_at(v, TypeDefaults, source, f"$.types.{k}") for k, v in types.items()}
+        file = convert_at(raw, ManifestFile, source)
+        file = msgspec.structs.replace(file, types=checked)
+    else:
+        file = convert_at(raw, ManifestFile, source)
+    return Manifest(file, source)
 
 
 # ---------------------------------------------------------------- commanders
@@ -321,4 +342,19 @@ class Commanders:
 
 def load_commanders(data: bytes, source: str = "commanders.toml") -> Commanders:
     """Read and check the commanders' ratings (scenarios/commanders.toml)."""
-    return Commanders(decode_toml(data, CommandersFile, source), source)
+    raw = read_toml(data, source)
+    scenarios = raw.get("scenarios")
+    if isinstance(scenarios, dict):  # entry by entry, so errors name scenario and side
+        checked: dict[str, dict[str, list[Commander]]] = {}
+        for scen, sides in scenarios.items():
+            if not isinstance(sides, dict):
+                raise RulesDataError(f"{source}: `$.scenarios.{scen}`: expected a table of sides")
+            checked[scen] = {
+                side: convert_at(roster, list[Commander], source, f"$.scenarios.{scen}.{side}")
+                for side, roster in sides.items()
+            }
+        raw["scenarios"] = {}
+        file = msgspec.structs.replace(convert_at(raw, CommandersFile, source), scenarios=checked)
+    else:
+        file = convert_at(raw, CommandersFile, source)
+    return Commanders(file, source)
