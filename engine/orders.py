@@ -1,0 +1,118 @@
+"""Movement orders as a player types them in an email (docs/orders.md).
+
+    G3-12 max 6: F F P F F F
+    Rcat3-5 cruise 3: B BP
+    G5-86 cruise 0:
+
+One order a line: galley id, speed side (`cruise` or `max`), the announced MP,
+a colon, then the steps separated by spaces. `parse_order` / `format_order`
+round-trip: parsing what `format_order` prints gives the same `Plan`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import NotationError
+from engine.galley import format_galley_id, parse_galley_id
+from engine.position import Side
+from engine.ratings import SpeedSide
+from engine.steps import (
+    AnyStep,
+    Backwater,
+    BowFlank,
+    FacingChange,
+    Forward,
+    Half,
+    LowerSails,
+    Plan,
+    RaiseSails,
+    TurnAround,
+)
+
+P, S = Side.PORT, Side.STARBOARD
+
+TOKENS: dict[str, AnyStep] = {
+    "F": Forward(),
+    "P": BowFlank(P),
+    "S": BowFlank(S),
+    "B": Backwater(),
+    "BP": Backwater(P),
+    "BS": Backwater(S),
+    "TP": FacingChange(P),
+    "TS": FacingChange(S),
+    "TPS": FacingChange(P, Half.STERN),
+    "TSS": FacingChange(S, Half.STERN),
+    "TPB": FacingChange(P, Half.BOW),
+    "TSB": FacingChange(S, Half.BOW),
+    "TA": TurnAround(),
+    "SU": RaiseSails(),
+    "SD": LowerSails(),
+}
+_TEXT: dict[AnyStep, str] = {step: token for token, step in TOKENS.items()}
+
+# Words kept for rules that come later, so that no order written today changes meaning.
+RESERVED = {"J": "jettisoning towers (8.48)", "R": "ramming (7.1)", "K": "raking (7.2)", "X": "Pass-Through (7.24)"}
+
+_SPEEDS = {"cruise": SpeedSide.CRUISE, "c": SpeedSide.CRUISE, "max": SpeedSide.MAXIMUM,
+           "maximum": SpeedSide.MAXIMUM, "m": SpeedSide.MAXIMUM}
+_SPEED_TEXT = {SpeedSide.CRUISE: "cruise", SpeedSide.MAXIMUM: "max"}
+
+_ORDER = re.compile(r"\s*(\S+)\s+([A-Za-z]+)\s+(\d+)\s*:(.*)", re.DOTALL)
+_REPEAT = re.compile(r"(\d+)([A-Za-z]+)")
+
+
+def parse_step(token: str) -> list[AnyStep]:
+    """One token: a step, or a count and a step (`3F` is `F F F`)."""
+    count, word = 1, token
+    repeat = _REPEAT.fullmatch(token)
+    if repeat is not None:
+        count, word = int(repeat.group(1)), repeat.group(2)
+    step = TOKENS.get(word.upper())
+    if step is None:
+        head = word.split(":")[0].upper()
+        if head in RESERVED:
+            raise NotationError(f"{token!r}: {RESERVED[head]} is not part of movement orders yet")
+        raise NotationError(f"unknown step {token!r}; steps are {' '.join(TOKENS)}")
+    return [step] * count
+
+
+def parse_order(text: str) -> Plan:
+    """Read one movement order, e.g. `G3-12 max 6: F F P F F F`."""
+    match = _ORDER.fullmatch(text)
+    if match is None:
+        raise NotationError(f"not a movement order: {text!r} (expected e.g. 'G3-12 max 6: F F P F')")
+    galley_text, speed_text, mp_text, steps_text = match.groups()
+    speed = _SPEEDS.get(speed_text.lower())
+    if speed is None:
+        raise NotationError(f"speed {speed_text!r}: say cruise or max")
+    steps = [step for token in re.split(r"[\s,]+", steps_text.strip()) if token for step in parse_step(token)]
+    return Plan(parse_galley_id(galley_text), speed, int(mp_text), tuple(steps))
+
+
+def format_order(plan: Plan) -> str:
+    """Write a plan as an order: the form `parse_order` reads back to the same plan."""
+    head = f"{format_galley_id(plan.galley)} {_SPEED_TEXT[plan.speed]} {plan.mp}:"
+    steps = " ".join(format_step(step) for step in plan.steps)
+    return f"{head} {steps}" if steps else head
+
+
+def format_step(step: AnyStep) -> str:
+    try:
+        return _TEXT[step]
+    except KeyError:
+        raise NotationError(f"no notation for step {step!r}") from None
+
+
+def parse_orders(text: str) -> list[Plan]:
+    """Every order in a message: one a line; blank lines and `#` comments are skipped."""
+    plans = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0]
+        if not line.strip():
+            continue
+        try:
+            plans.append(parse_order(line))
+        except NotationError as error:
+            raise NotationError(f"line {number}: {error}") from None
+    return plans

@@ -1,0 +1,80 @@
+"""The steps of a movement plan (6.21, 6.32-6.35) and the plan itself, as data.
+
+Each step is a tagged msgspec Struct, so plans encode and decode
+self-describingly. Later rules add kinds (ram, rake, Pass-Through, jettison
+towers) as new `Step` subclasses with their own rule in `engine.movement`
+(see `movement.register_step`).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from engine.galley import GalleyId
+from engine.position import Side
+from engine.ratings import SpeedSide
+
+
+class Half(enum.Enum):
+    """Which half of a double counter swings in a Facing Change (6.34)."""
+
+    STERN = "stern"  # the stern half swings round: the bow hex stays
+    BOW = "bow"  # the bow ("front") half swings round: the stern hex stays
+
+
+class Step(msgspec.Struct, frozen=True, tag=True):
+    """Base of every step kind."""
+
+
+class Forward(Step, frozen=True):
+    """1 MP: into the Bow hex (6.32)."""
+
+
+class BowFlank(Step, frozen=True):
+    """1 MP: into the port or starboard Bow/Flank hex, pivoting to face it (6.32)."""
+
+    side: Side
+
+
+class Backwater(Step, frozen=True):
+    """2 MP, Cruise only: stern first into the Stern hex (`side` None) or a Stern/Flank hex (6.33)."""
+
+    side: Side | None = None
+
+
+class FacingChange(Step, frozen=True):
+    """1 MP, Cruise only: turn the bow one hexside to `side` without moving (6.34).
+
+    A double counter swings one half (`swing`): Half.STERN keeps the bow hex,
+    Half.BOW keeps the stern hex. A single counter turns in its hex (`swing`
+    None).
+    """
+
+    side: Side
+    swing: Half | None = None
+
+
+class TurnAround(Step, frozen=True):
+    """2 MP, Cruise only: flip end for end in place (6.35)."""
+
+
+class RaiseSails(Step, frozen=True):
+    """1 MP (a Tremiola: none), before any movement (6.21, 6.25)."""
+
+
+class LowerSails(Step, frozen=True):
+    """1 MP (a Tremiola: none), before any movement (6.21, 6.25)."""
+
+
+AnyStep = Forward | BowFlank | Backwater | FacingChange | TurnAround | RaiseSails | LowerSails
+
+
+class Plan(msgspec.Struct, frozen=True):
+    """A galley's movement plan: speed side, announced MP (6.13) and its steps in order."""
+
+    galley: GalleyId
+    speed: SpeedSide
+    mp: int
+    steps: tuple[AnyStep, ...] = ()
