@@ -204,3 +204,13 @@ def test_galley_undeployed() -> None:
 def test_unreadable_file_is_a_rules_data_error(tmp_path: Path) -> None:
     with pytest.raises(RulesDataError, match="cannot read"):
         load_scenario(tmp_path / "nope.toml")
+
+
+def test_documented_example_loads() -> None:
+    import re
+
+    doc = (BATTLES_DIR.parent.parent / "docs" / "scenario-schema.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", doc, re.S)
+    assert example is not None
+    s = parse_scenario(example.group(1).encode(), "example", builtin_manifest(), builtin_commanders())
+    assert [p.position for p in fixed_placements(s)] == ["2020-2021", "2120-2121", "2220-2221", "2320-2321"]
