@@ -289,6 +289,8 @@ class Side(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     colour: Literal["red", "green"]
     fleets: list[Fleet]
     deploy: list[Deploy]
+    # Commanders "placed as the player wishes" on any galley of the side.
+    commanders_anywhere: list[str] = []
 
 
 # ---------------------------------------------------------------- rules
@@ -698,6 +700,9 @@ def check_scenario(
                     double = manifest.ratings(CounterKey(side.colour, t, i)).double
                     if double != ("-" in pos):
                         raise fail(gp, f"{format_galley(t, i)} is {'double' if double else 'single'}-sized but placed at {pos}")
+        for name in side.commanders_anywhere:
+            if name not in fleet_commanders:
+                raise fail(f"{sp}.commanders_anywhere", f"{name!r} is not a commander of this side")
         missing = sorted(set(owned) - deployed)
         if pooled != len(missing):
             raise fail(f"{sp}.deploy", f"groups by count take {pooled} galleys but {len(missing)} are left to them")

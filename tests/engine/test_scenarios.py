@@ -54,8 +54,10 @@ def test_scenario_loads_and_is_consistent(path: Path) -> None:
         names = {c.name for c in roster}
         for fleet in side.fleets:
             assert set(fleet.commanders) <= names
-        # every roster commander takes part
+        # every roster commander takes part and starts somewhere
         assert names == {n for f in side.fleets for n in f.commanders}
+        placed = [n for g in side.deploy for n in g.commanders] + side.commanders_anywhere
+        assert sorted(placed) == sorted(names)
     # no two slots share a hex (both halves compared on the joined map)
     seen: Counter[tuple[int, int]] = Counter()
     for side in s.sides:
