@@ -205,7 +205,7 @@ class _Strict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
-class RamModifiers(_Strict):
+class RamModifiers(_Strict, frozen=True):
     """7.15 (and 6.7's penalty after a failed defensive reaction ram)."""
 
     per_mp_over_cruise: int
@@ -220,7 +220,7 @@ class RamModifiers(_Strict):
     after_defensive_reaction_ram: int
 
 
-class RakeModifiers(_Strict):
+class RakeModifiers(_Strict, frozen=True):
     """7.27."""
 
     faster: int
@@ -229,7 +229,7 @@ class RakeModifiers(_Strict):
     target_half_speed_or_fatigued: int
 
 
-class GrappleModifiers(_Strict):
+class GrappleModifiers(_Strict, frozen=True):
     """8.12 (scenario devices live with their scenarios)."""
 
     target_crippled_fouled_grappled: int
@@ -238,14 +238,14 @@ class GrappleModifiers(_Strict):
     grappler_under_sail: int
 
 
-class BoardingModifiers(_Strict):
+class BoardingModifiers(_Strict, frozen=True):
     """8.24."""
 
     attacker_height_advantage: int
     defender_height_advantage: int
 
 
-class BoardingDepletion(_Strict):
+class BoardingDepletion(_Strict, frozen=True):
     """8.28: Depletions besides the Capture itself."""
 
     attacker_on_capture: RollRange
@@ -253,7 +253,7 @@ class BoardingDepletion(_Strict):
     defender_on_repulse: RollRange
 
 
-class MissileModifiers(_Strict):
+class MissileModifiers(_Strict, frozen=True):
     """8.44."""
 
     engines: int
@@ -265,7 +265,7 @@ class MissileModifiers(_Strict):
     range_two_hexes: int
 
 
-class FatigueModifiers(_Strict):
+class FatigueModifiers(_Strict, frozen=True):
     """6.42."""
 
     per_mp_over_cruise: int
@@ -273,7 +273,7 @@ class FatigueModifiers(_Strict):
     rake_attempt: int
 
 
-class GrappleDisengageModifiers(_Strict):
+class GrappleDisengageModifiers(_Strict, frozen=True):
     """8.32."""
 
     repulsed_boarding_this_turn: int
@@ -288,65 +288,65 @@ class GrappleDisengageModifiers(_Strict):
 CrewCheckKind = Literal["at_most_crew"]
 
 
-class Initiative(_Strict):
+class Initiative(_Strict, frozen=True):
     rule: str
     die: Literal["1d6"]
     ties: Literal["reroll"]
 
 
-class CrewCheck(_Strict):
+class CrewCheck(_Strict, frozen=True):
     rule: str
     check: CrewCheckKind
 
 
-class Transfer(_Strict):
+class Transfer(_Strict, frozen=True):
     rule: str
     success: RollRange
 
 
-class Avoidance(_Strict):
+class Avoidance(_Strict, frozen=True):
     rule: str
     check: CrewCheckKind
     half_speed: int
     fatigue: str
 
 
-class RunAground(_Strict):
+class RunAground(_Strict, frozen=True):
     rule: str
     check: CrewCheckKind
     eliminated: RollRange
 
 
-class DefensiveReactionRam(_Strict):
+class DefensiveReactionRam(_Strict, frozen=True):
     rule: str
     check: CrewCheckKind
     failed_ram_mover_mp: int
 
 
-class Sinking(_Strict):
+class Sinking(_Strict, frozen=True):
     rule: str
     sinks: RollRange
 
 
-class Flame(_Strict):
+class Flame(_Strict, frozen=True):
     rule: str
     ignites: RollRange
     max_range: int
 
 
-class Firepots(_Strict):
+class Firepots(_Strict, frozen=True):
     rule: str
     ignites: RollRange
 
 
-class LossOfAdmiral(_Strict):
+class LossOfAdmiral(_Strict, frozen=True):
     rule: str
     fewer_vp: int
     withdraw_above: int
     withdrawal_bonus_vp: int
 
 
-class Fixed(_Strict):
+class Fixed(_Strict, frozen=True):
     """Numbers the rules text states outside the charts."""
 
     initiative: Initiative
@@ -364,7 +364,7 @@ class Fixed(_Strict):
 # ---------------------------------------------------------------- tables
 
 
-class DiceLimits(_Strict):
+class DiceLimits(_Strict, frozen=True):
     """2.4: the faces of one die and of two dice added."""
 
     rule: str
@@ -481,7 +481,7 @@ class Charts(msgspec.Struct, frozen=True):
 # ---------------------------------------------------------------- raw shapes (the TOML)
 
 
-class _RawRatingGrid(_Strict):
+class _RawRatingGrid(_Strict, frozen=True):
     name: str
     rule: str
     column_rating: str
@@ -490,28 +490,28 @@ class _RawRatingGrid(_Strict):
     rows: dict[str, list[str]]
 
 
-class _RawRamming(_RawRatingGrid):
+class _RawRamming(_RawRatingGrid, frozen=True):
     min_attack: int
     modifiers: RamModifiers
 
 
-class _RawRake(_RawRatingGrid):
+class _RawRake(_RawRatingGrid, frozen=True):
     modifiers: RakeModifiers
 
 
-class _RawBoarding(_RawRatingGrid):
+class _RawBoarding(_RawRatingGrid, frozen=True):
     min_attacker: int
     depletion: BoardingDepletion
     modifiers: BoardingModifiers
 
 
-class _RawRetraction(_Strict):
+class _RawRetraction(_Strict, frozen=True):
     name: str
     rule: str
     fouled: RollRange
 
 
-class _RawGrappling(_Strict):
+class _RawGrappling(_Strict, frozen=True):
     name: str
     rule: str
     column_rating: str
@@ -519,7 +519,7 @@ class _RawGrappling(_Strict):
     modifiers: GrappleModifiers
 
 
-class _RawRollGrid(_Strict):
+class _RawRollGrid(_Strict, frozen=True):
     name: str
     rule: str
     column_rating: str
@@ -527,40 +527,30 @@ class _RawRollGrid(_Strict):
     rows: dict[str, list[str]]
 
 
-class _RawMissile(_RawRollGrid):
+class _RawMissile(_RawRollGrid, frozen=True):
     max_range: int
     modifiers: MissileModifiers
 
 
-class _RawFatigue(_RawRollGrid):
+class _RawFatigue(_RawRollGrid, frozen=True):
     anastrophe_row: str
     modifiers: FatigueModifiers
 
 
-class _RawGrappleDisengage(_RawRollGrid):
+class _RawGrappleDisengage(_RawRollGrid, frozen=True):
     max_mp_cost: int
     modifiers: GrappleDisengageModifiers
 
 
-class _RawFirefight(_Strict):
+class _RawRollColumn(_Strict, frozen=True):
+    """Firefight, Orders Confusion, Wind: one result (an inline table) per roll."""
+
     name: str
     rule: str
-    rows: dict[str, FirefightResult]
+    rows: dict[str, dict[str, Any]]
 
 
-class _RawOrdersConfusion(_Strict):
-    name: str
-    rule: str
-    rows: dict[str, SpeedAdjustment]
-
-
-class _RawWind(_Strict):
-    name: str
-    rule: str
-    rows: dict[str, WindChange]
-
-
-class _RawCharts(_Strict):
+class _RawCharts(_Strict, frozen=True):
     dice: DiceLimits
     ramming: _RawRamming
     retraction: _RawRetraction
@@ -571,10 +561,10 @@ class _RawCharts(_Strict):
     fatigue: _RawFatigue
     grapple_disengage: _RawGrappleDisengage
     foul_disengage: _RawRollGrid
-    firefight: _RawFirefight
+    firefight: _RawRollColumn
     double_activation: _RawRollGrid
-    orders_confusion: _RawOrdersConfusion
-    wind: _RawWind
+    orders_confusion: _RawRollColumn
+    wind: _RawRollColumn
     fixed: Fixed
 
 
@@ -687,9 +677,15 @@ def _roll_grid(
     )
 
 
-def _roll_column(table: str, name: str, rule: str, rows: dict[str, T], die: RollRange) -> RollColumn[T]:
-    first = _roll_keys(table, list(rows), die)
-    return RollColumn(table=table, name=name, rule=rule, first_roll=first, results=tuple(rows.values()))
+def _roll_column(table: str, raw: _RawRollColumn, die: RollRange, result: type[T]) -> RollColumn[T]:
+    first = _roll_keys(table, list(raw.rows), die)
+    results: list[T] = []
+    for key, row in raw.rows.items():
+        try:
+            results.append(msgspec.convert(row, result))
+        except msgspec.ValidationError as exc:
+            raise _error(table, f"rows.{key}", str(exc)) from None
+    return RollColumn(table=table, name=raw.name, rule=raw.rule, first_roll=first, results=tuple(results))
 
 
 def _choice(table: str, choices: dict[str, T]) -> Any:
@@ -792,7 +788,6 @@ def load_charts(data: bytes) -> Charts:
         "double_activation", raw.double_activation, d6, _choice("double_activation", {"S": True, "F": False})
     )
 
-    ff, oc, w = raw.firefight, raw.orders_confusion, raw.wind
     fx = raw.fixed
     for name, key, rng in (
         ("transfer", "success", fx.transfer.success),
@@ -815,10 +810,10 @@ def load_charts(data: bytes) -> Charts:
         fatigue=fatigue,
         grapple_disengage=grapple_disengage,
         foul_disengage=foul_disengage,
-        firefight=_roll_column("firefight", ff.name, ff.rule, ff.rows, d6),
+        firefight=_roll_column("firefight", raw.firefight, d6, FirefightResult),
         double_activation=double_activation,
-        orders_confusion=_roll_column("orders_confusion", oc.name, oc.rule, oc.rows, d6),
-        wind=_roll_column("wind", w.name, w.rule, w.rows, two_d6),
+        orders_confusion=_roll_column("orders_confusion", raw.orders_confusion, d6, SpeedAdjustment),
+        wind=_roll_column("wind", raw.wind, two_d6, WindChange),
         fixed=fx,
     )
 
