@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 
 from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
@@ -221,6 +220,8 @@ def game_folder(game: referee.Game) -> Path:
 def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
     game = referee.load(folder)
+    if key:  # a key named on the command line must exist and play this game
+        session.choose_key(game, ids.key_folder(keys), key)
     host, guest = game.setup.host, game.guest
     out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}, {len(game.files)} files")
     out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
@@ -313,6 +314,11 @@ def demo(
     run_demo(out_folder, ruleset, seed, out)
 
 
+def _click_exception() -> type[Exception]:
+    """click's base exception, wherever this typer keeps click (it may vendor it)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
@@ -320,13 +326,14 @@ def main() -> None:
     except PbemError as exc:
         typer.echo(f"pbem: error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.UsageError as exc:
-        typer.echo(f"pbem: usage error: {exc.format_message()} (see pbem --help)", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
+    except _click_exception() as exc:
+        message = exc.format_message().replace("\n", " ")  # type: ignore[attr-defined]
+        typer.echo(f"pbem: usage error: {message} (see pbem --help)", err=True)
+        sys.exit(getattr(exc, "exit_code", 2))
+    except typer.Abort:
         typer.echo("pbem: aborted", err=True)
         sys.exit(1)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         typer.echo("pbem: interrupted; the game folder is unchanged unless a file was reported written", err=True)
