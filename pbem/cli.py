@@ -269,6 +269,40 @@ def move(
 
 
 @app.command()
+def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
+    """Print the whole game: each file's author, orders and note, then what resolving it did and rolled."""
+    game = referee.load(folder)
+    ruleset = game.ruleset
+    for seq, signed in enumerate(game.files):
+        body = signed.body
+        player = game.player(body.author)
+        who = f"{player.name} ({player.side})" if player else body.author
+        out(f"file {seq} by {who}, {session.when(body.time)}, sha256 {signed.hash_hex[:16]}")
+        if isinstance(body, movefile.Invite):
+            out(f"  invites to {body.ruleset} {body.ruleset_version}, scenario {body.scenario}, rules data {body.rules_hash[:16]}")
+        elif isinstance(body, movefile.Accept):
+            out("  accepts")
+        else:
+            for decision in body.decisions:
+                out(f"  orders: {ruleset.format_order(decision)}")
+            if body.note:
+                out(f"  note: {body.note}")
+        resolution = game.resolutions.get(seq)
+        if resolution is None:
+            continue
+        for event in resolution.events:
+            out(f"    {ruleset.describe_event(event)}")
+        if resolution.rolls:
+            dice = " ".join(f"{r.face}" for r in resolution.rolls)
+            out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")
+    if game.finished():
+        out(f"game over: {game.result()}")
+    else:
+        waiting = game.player(game.next_author)
+        out(f"waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}")
+
+
+@app.command()
 def armor(file: Annotated[Path, typer.Argument(help="A game file to print in armored text form.")]) -> None:
     """Print a file as armored text for an email body or a forum post."""
     raw = _read(file)

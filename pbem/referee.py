@@ -176,6 +176,10 @@ class Game:
         assert player is not None
         return bytes.fromhex(player.anchor)
 
+    def copy(self) -> Game:
+        """A copy whose file list and resolutions can grow without touching this one."""
+        return Game(list(self.files), list(self.names), self.setup, self.guest, dict(self.resolutions), self.initial_state)
+
     def reveals_made(self, role: str) -> int:
         return sum(1 for f in self.files if isinstance(f.body, Move) and f.body.author == role)
 
@@ -312,11 +316,30 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
 # ----- reading a folder -------------------------------------------------------------
 
 
+_loaded: dict[Path, Game] = {}
+
+
 def load(folder: Path) -> Game:
+    """Replay a game folder. Within one process a folder replayed before is only
+    extended by its new files, after checking that the old ones are unchanged
+    byte for byte; the result is the same as a full replay."""
     from pbem import folder as folders
 
     paths = folders.game_files(folder)
-    return replay([folders.read(p) for p in paths], [str(p) for p in paths])
+    raws = [folders.read(p) for p in paths]
+    names = [str(p) for p in paths]
+    key = folder.resolve()
+    cached = _loaded.get(key)
+    if cached is not None and len(cached.files) <= len(raws) and all(
+        f.raw == raw and n == name for f, n, raw, name in zip(cached.files, cached.names, raws, names)
+    ):
+        game = cached.copy()
+        for raw, name in zip(raws[len(game.files) :], names[len(game.files) :]):
+            admit(game, movefile.parse(raw, name), name)
+    else:
+        game = replay(raws, names)
+    _loaded[key] = game.copy()
+    return game
 
 
 # ----- writing new files ----------------------------------------------------------
@@ -456,8 +479,7 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") ->
     )
     signed = movefile.sign(body, me)
     # Check the new file exactly as the opponent will, before anyone sees it.
-    trial = Game(list(game.files), list(game.names), game.setup, game.guest, dict(game.resolutions), game.initial_state)
-    admit(trial, signed, f"file {body.seq}")
+    admit(game.copy(), signed, f"file {body.seq}")
     return signed
 
 

@@ -124,3 +124,11 @@ def test_move_when_it_is_not_your_turn_changes_nothing(tmp_path: Path) -> None:
     before = snapshot(folder)
     fails(pbem("move", str(folder), "strike", keys=keys), 9, "not your turn")
     assert snapshot(folder) == before
+
+
+def test_history_tells_every_file_and_its_dice() -> None:
+    text = ok(pbem("history", str(EXAMPLE)))
+    files = len(list(EXAMPLE.glob("*.pbem")))
+    assert text.count("\nfile ") + text.startswith("file ") == files
+    assert "dice (keyed by file 2's reveal)" in text
+    assert text.rstrip().splitlines()[-1].startswith("game over: ")
