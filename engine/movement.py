@@ -159,6 +159,11 @@ def begin(mover: Mover, announced: int | None) -> Leg | Refused:
 
 def _start(mover: Mover, leg: Leg) -> Leg | Refused:
     """Movement proper begins: hold the announcement to the speed limit (6.11-6.13)."""
+    if mover.speed is SpeedSide.MAXIMUM:
+        # Under sail at Maximum is no speed at all, not merely 0 MP (6.22).
+        barred = maximum_barred(mover.galley, sails_up=leg.sails_up)
+        if barred is not None:
+            return Refused(barred.rule, barred.reason)
     limit = mover.limit(leg.sails_up)
     if leg.announced is not None:
         if leg.announced > limit.mp:
