@@ -387,6 +387,7 @@ SPECIAL_RULES: dict[str, str] = {
     "treachery": "Lade: first activation of each listed squadron, 1d6 galleys turn and exit",
     "exited_no_vp": "Galleys of `side` that exit do not count for victory (9.1)",
     "transports_no_manpower": "Catana: transports' M counts as 0",
+    "boarding_transports": "Salamis: `side`'s transports board with their printed M; they may not ram or rake",
     "transport_squadron": "Transports move together without a SqC in one activation",
     "transports_restricted": "Catana: transports may not exit nor come within `coast_distance` of the coast",
     "pre_battle_move": "Catana: `side` makes a Movement segment at Cruise before turn 1",
@@ -429,6 +430,9 @@ ZONE_CONSTRAINTS: dict[str, str] = {
     "near_galleys": "each galley within `distance` hexes behind a war galley of `group`",
     "behind_group": "each bow at least `distance` hexes behind a galley of `group`",
     "single_line_abreast": "one line abreast, adjacent or with interval",
+    "two_lines": "bows in `front_rows` form the 1st line; every other bow at least `distance` hexes behind a 1st-line galley",
+    "commander_wings": "each commander of `commander_wings` starts on a galley of that wing (left/right half, as the galleys face) of the 1st line",
+    "commander_columns": "each commander of `commander_columns` starts on a galley whose bow is in that column",
 }
 
 
