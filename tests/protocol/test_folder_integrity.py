@@ -1,0 +1,462 @@
+"""The game folder and the keys: property 2 at the level of whole files, and 8.
+
+Dropping, reordering, duplicating or inserting files is caught naming the
+first bad place; receiving is idempotent and all or nothing; a failed write
+leaves the folder as it was; private keys stay private and out of games.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from pbem import armor, chain, folder as folders, identity as ids, referee, session
+from pbem.errors import (
+    BadSignature,
+    BrokenChain,
+    Equivocation,
+    FolderProblem,
+    KeyProblem,
+    MalformedFile,
+    UsageError,
+    WrongGame,
+)
+from pbem.movefile import author_of, file_name
+
+from .conftest import Kit, Recorded
+
+
+def middle(rec: Recorded) -> int:
+    rolling = rec.rolling()
+    return rolling[len(rolling) // 2]
+
+
+def load_error(folder: Path, error: type[Exception], place: int) -> str:
+    with pytest.raises(error) as info:
+        referee.load(folder)
+    assert type(info.value) is error
+    assert str(folder / file_name(place)) in str(info.value), info.value
+    return str(info.value)
+
+
+# ----- 2. whole files dropped, reordered, duplicated, inserted --------------------------------
+
+
+@pytest.mark.parametrize("where", ["invite", "accept", "first move", "middle", "second last"])
+def test_dropping_a_file_is_broken_chain_naming_the_gap(kit: Kit, recorded: Recorded, game_dir: Path, where: str) -> None:
+    k = {"invite": 0, "accept": 1, "first move": 2, "middle": middle(recorded), "second last": len(recorded.raws) - 2}[where]
+    (game_dir / file_name(k)).unlink()
+    message = load_error(game_dir, BrokenChain, k)
+    assert "missing" in message
+
+
+def test_dropping_a_file_and_renumbering_the_rest_is_broken_chain(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.lay_out(tmp_path / "g", recorded.raws[:k] + recorded.raws[k + 1 :])
+    load_error(folder, BrokenChain, k)
+
+
+def test_dropping_the_last_file_only_rewinds_the_game(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    """A limit, not a hole: without its last file a game is simply one step earlier (the
+    author of the missing file is shown as the one it waits on), and the next file the
+    other side already holds no longer links."""
+    n = len(recorded.raws)
+    folder = kit.copy(tmp_path / "g", n - 2)
+    game = referee.load(folder)
+    assert not game.finished() and game.next_seq == n - 2 and game.next_author == author_of(n - 2)
+    kit.rejects(folder, recorded.raws[n - 1], BrokenChain)
+    session.receive(folder, [(recorded.raws[n - 2], "resent")])
+    assert referee.load(folder).next_seq == n - 1
+
+
+@pytest.mark.parametrize("where", ["accept", "first move", "middle", "second last"])
+def test_swapping_two_files_is_broken_chain_naming_the_first(kit: Kit, recorded: Recorded, tmp_path: Path, where: str) -> None:
+    k = {"accept": 1, "first move": 2, "middle": middle(recorded), "second last": len(recorded.raws) - 2}[where]
+    raws = list(recorded.raws)
+    raws[k], raws[k + 1] = raws[k + 1], raws[k]
+    load_error(kit.lay_out(tmp_path / "g", raws), BrokenChain, k)
+
+
+def test_swapping_two_files_of_the_same_author_is_broken_chain(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    raws = list(recorded.raws)
+    raws[k], raws[k + 2] = raws[k + 2], raws[k]
+    load_error(kit.lay_out(tmp_path / "g", raws), BrokenChain, k)
+
+
+@pytest.mark.parametrize("how", ["in place of the next", "inserted after itself", "appended at the end"])
+def test_duplicating_a_file_is_broken_chain(kit: Kit, recorded: Recorded, tmp_path: Path, how: str) -> None:
+    k = middle(recorded)
+    raws = list(recorded.raws)
+    if how == "in place of the next":
+        raws[k + 1] = raws[k]
+        place = k + 1
+    elif how == "inserted after itself":
+        raws.insert(k + 1, raws[k])
+        place = k + 1
+    else:  # at the end of the game so far (after the real end, GameOver would speak first)
+        raws = raws[: k + 1] + [raws[k]]
+        place = k + 1
+    load_error(kit.lay_out(tmp_path / "g", raws), BrokenChain, place)
+
+
+def test_inserting_a_validly_signed_file_is_caught_at_the_file_it_displaces(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    """The author writes a second file k and slips it in before the first: file k then
+    stands in place k+1, and the chain breaks there (its number and its link)."""
+    k = middle(recorded)
+    game = referee.replay(recorded.raws[:k], [str(i) for i in range(k)])
+    alt = referee.make_move(game, recorded.identity(author_of(k)), recorded.bodies[k]["decisions"], "inserted")
+    raws = recorded.raws[:k] + [alt.raw] + recorded.raws[k:]
+    load_error(kit.lay_out(tmp_path / "g", raws), BrokenChain, k + 1)
+
+
+def test_a_gap_after_the_last_file_is_broken_chain(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    (folder / file_name(k + 1)).write_bytes(recorded.raws[k + 1])
+    load_error(folder, BrokenChain, k)
+    kit.rejects(folder, recorded.raws[k + 2], BrokenChain)
+
+
+def test_stray_files_and_crash_leftovers_are_not_part_of_the_game(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    """What a crash mid-write leaves (a hidden temporary file) and other names are ignored."""
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    half = recorded.raws[k][: len(recorded.raws[k]) // 2]
+    (folder / f".{file_name(k)}.abc123.tmp").write_bytes(half)
+    (folder / "notes.txt").write_text("my plans")
+    (folder / f"{file_name(k)}.orig").write_bytes(half)
+    (folder / f"0{file_name(k)}").write_bytes(half)  # seven digits: not a game file name
+    assert referee.load(folder).next_seq == k
+    result = session.receive(folder, [(recorded.raws[k], "incoming")])
+    assert result.added == [folder / file_name(k)]
+    assert (folder / file_name(k)).read_bytes() == recorded.raws[k]
+    assert (folder / f".{file_name(k)}.abc123.tmp").read_bytes() == half
+
+
+def test_a_folder_that_is_a_file_or_absent(tmp_path: Path) -> None:
+    from pbem.errors import MissingFile
+
+    (tmp_path / "file").write_bytes(b"x")
+    with pytest.raises(FolderProblem):
+        referee.load(tmp_path / "file")
+    with pytest.raises(MissingFile):
+        referee.load(tmp_path / "absent")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(BrokenChain):
+        referee.load(tmp_path / "empty")
+
+
+# ----- 8. receiving: idempotent, ordered, all or nothing ------------------------------------------
+
+
+def test_receiving_a_file_already_present_is_a_no_op(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k + 1)
+    before = kit.snapshot(folder)
+    for raw in (recorded.raws[k], recorded.raws[0], recorded.raws[1]):
+        result = session.receive(folder, [(raw, "again")])
+        assert result.added == [] and len(result.already) == 1
+        assert kit.snapshot(folder) == before
+
+
+def test_receiving_the_whole_game_again_is_a_no_op(kit: Kit, recorded: Recorded, game_dir: Path) -> None:
+    before = kit.snapshot(game_dir)
+    result = session.receive(game_dir, [(raw, f"copy {i}") for i, raw in enumerate(recorded.raws)])
+    assert result.added == [] and len(result.already) == len(recorded.raws)
+    assert kit.snapshot(game_dir) == before
+
+
+def test_receiving_twice_from_the_cli_is_a_no_op(kit: Kit, recorded: Recorded, tmp_path: Path, pbem) -> None:
+    k = recorded.acks()[0]  # a file whose receiver must then decide: no acknowledgement is written
+    folder = kit.copy(tmp_path / "g", k)
+    incoming = tmp_path / "incoming.pbem"
+    incoming.write_bytes(recorded.raws[k])
+    first = pbem("receive", str(folder), str(incoming), "--no-reply")
+    assert first.code == 0 and "added" in first.stdout, first
+    after_first = kit.snapshot(folder)
+    second = pbem("receive", str(folder), str(incoming), "--no-reply")
+    assert second.code == 0 and "nothing to do" in second.stdout, second
+    assert kit.snapshot(folder) == after_first
+    assert "Traceback" not in first.stderr + second.stderr
+
+
+def test_a_file_two_ahead_is_broken_chain_and_changes_nothing(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    message = kit.rejects(folder, recorded.raws[k + 1], BrokenChain)
+    assert f"needs file {k} first" in message
+
+
+def test_a_batch_in_any_order_is_received_in_order(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    batch = [(recorded.raws[k + 2], "c"), (recorded.raws[k], "a"), (recorded.raws[k + 1], "b")]
+    result = session.receive(folder, batch)
+    assert result.added == [folder / file_name(k + i) for i in range(3)]
+    assert kit.snapshot(folder) == kit.snapshot(kit.copy(tmp_path / "expected", k + 3))
+
+
+@pytest.mark.parametrize("last", ["third key", "garbage", "other game", "equivocation", "gap"])
+def test_a_batch_whose_last_file_is_bad_writes_none_of_them(kit: Kit, recorded: Recorded, tmp_path: Path, last: str) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    if last == "third key":
+        bad, error = kit.sign_bytes(recorded.raws[k + 2].split(b"\n")[0], recorded.third), BadSignature
+    elif last == "garbage":
+        bad, error = os.urandom(500), MalformedFile
+    elif last == "other game":
+        bad, error = recorded.other_raws[-1], WrongGame
+    elif last == "equivocation":
+        game = referee.replay(recorded.raws[: k + 1], [str(i) for i in range(k + 1)])
+        alt = referee.make_move(game, recorded.identity(author_of(k + 1)), recorded.bodies[k + 1]["decisions"], "changed my mind")
+        assert alt.raw != recorded.raws[k + 1]
+        bad, error = alt.raw, Equivocation
+    else:
+        bad, error = recorded.raws[k + 3], BrokenChain
+    batch = [(recorded.raws[k], "a"), (recorded.raws[k + 1], "b")]
+    if last in ("third key", "garbage", "other game"):
+        batch.append((recorded.raws[k + 2], "c"))
+    # "equivocation": a second file k+1; "gap": file k+3 with k+2 missing
+    kit_before = kit.snapshot(folder)
+    with pytest.raises(error):
+        session.receive(folder, batch + [(bad, "last")])
+    assert kit.snapshot(folder) == kit_before
+
+
+def test_an_armored_mail_with_a_damaged_last_block_writes_nothing(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    mail = "".join(armor.armor(recorded.raws[k + i]) for i in range(3))
+    damaged = mail[: mail.rindex("-----END")] .rstrip("\n")[:-8] + "!!!!\n-----END PBEM FILE-----\n"
+    (tmp_path / "mail.txt").write_text(damaged)
+    before = kit.snapshot(folder)
+    with pytest.raises(MalformedFile):
+        session.receive(folder, session.read_incoming(tmp_path / "mail.txt"))
+    assert kit.snapshot(folder) == before
+    (tmp_path / "mail.txt").write_text(mail)
+    assert len(session.receive(folder, session.read_incoming(tmp_path / "mail.txt")).added) == 3
+
+
+def test_atomic_write_leaves_no_temporary_file_and_replaces_whole(tmp_path: Path) -> None:
+    path = tmp_path / "g" / file_name(0)
+    folders.write_atomic(path, b"first version\n")
+    folders.write_atomic(path, b"second\n")
+    assert path.read_bytes() == b"second\n"
+    assert sorted(p.name for p in path.parent.iterdir()) == [file_name(0)]
+
+
+FULL_DISK = r"""
+import resource, signal, sys
+from pathlib import Path
+from pbem import session
+from pbem.errors import PbemError
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+incoming = [(Path(p).read_bytes(), p) for p in sys.argv[3:]]
+try:
+    session.receive(Path(sys.argv[1]), incoming)
+except PbemError as exc:
+    print(type(exc).__name__)
+else:
+    print("written")
+"""
+
+
+def _receive_with_a_full_disk(folder: Path, files: list[Path], limit: int) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, str(folder), str(limit), *map(str, files)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_full_disk_leaves_the_folder_unchanged(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    """No mocks: the kernel refuses the write (RLIMIT_FSIZE), as a full disk would."""
+    k = middle(recorded)
+    folder = kit.copy(tmp_path / "g", k)
+    incoming = tmp_path / "incoming.pbem"
+    incoming.write_bytes(recorded.raws[k])
+    before = kit.snapshot(folder)
+    assert _receive_with_a_full_disk(folder, [incoming], len(recorded.raws[k]) // 2) == "FolderProblem"
+    assert kit.snapshot(folder) == before  # no half file, no temporary file
+    assert _receive_with_a_full_disk(folder, [incoming], 1 << 20) == "written"
+    assert (folder / file_name(k)).read_bytes() == recorded.raws[k]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG pbem/session.py receive(): files of a batch are renamed into place one by one, so a write "
+    "failure on the second leaves the first written, though docs/protocol.md promises all or nothing",
+)
+def test_a_full_disk_in_the_middle_of_a_batch_writes_none_of_it(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    sizes = [(len(recorded.raws[k]), len(recorded.raws[k + 1]), k) for k in range(2, len(recorded.raws) - 1)]
+    small, large, k = next(s for s in sizes if s[0] + 16 < s[1])
+    folder = kit.copy(tmp_path / "g", k)
+    files = []
+    for i in (k, k + 1):
+        files.append(tmp_path / f"{i}.pbem")
+        files[-1].write_bytes(recorded.raws[i])
+    before = kit.snapshot(folder)
+    assert _receive_with_a_full_disk(folder, files, (small + large) // 2) == "FolderProblem"
+    assert kit.snapshot(folder) == before
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG pbem/session.py start()/accept() and pbem/folder.py write_atomic(): an --out that is a file "
+    "raises NotADirectoryError (iterdir, or mkdir outside the try), a traceback instead of a one-line error",
+)
+def test_cli_new_game_into_a_file_is_a_clean_error(recorded: Recorded, tmp_path: Path, pbem) -> None:
+    target = tmp_path / "a-file"
+    target.write_text("not a folder")
+    run = pbem("new", "quick", "--side", "Red", "--out", str(target), "--key", "alice", "--chain-length", "8", keys=recorded.keys)
+    assert run.code in (UsageError.exit_code, FolderProblem.exit_code), run
+    assert "Traceback" not in run.stderr and run.stderr.startswith("pbem: error:")
+    assert target.read_text() == "not a folder"
+
+
+def test_accept_and_start_refuse_a_folder_in_use(kit: Kit, recorded: Recorded, game_dir: Path, tmp_path: Path) -> None:
+    before = kit.snapshot(game_dir)
+    invitation = tmp_path / "invite.pbem"
+    invitation.write_bytes(recorded.raws[0])
+    third = ids.generate("carol", tmp_path / "carol-keys")
+    with pytest.raises(UsageError):
+        session.accept(invitation, game_dir, third, "Carol", 8)
+    with pytest.raises(UsageError):
+        session.start(game_dir, referee.replay(recorded.raws[:1], ["0"]).files[0])
+    assert kit.snapshot(game_dir) == before
+
+
+# ----- keys -------------------------------------------------------------------------------------
+
+
+def test_keygen_writes_an_owner_only_private_key(tmp_path: Path, pbem) -> None:
+    keys = tmp_path / "keys"
+    run = pbem("keygen", "zoe", keys=keys)
+    assert run.code == 0 and "fingerprint:" in run.stdout, run
+    assert stat.S_IMODE((keys / "zoe.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE(keys.stat().st_mode) & 0o077 == 0
+    assert (keys / "zoe.pub").read_text().strip() in run.stdout
+    again = pbem("keygen", "zoe", keys=keys)  # never overwrite a key
+    assert again.code == UsageError.exit_code and again.stderr.startswith("pbem: error:")
+    assert stat.S_IMODE((keys / "zoe.key").stat().st_mode) == 0o600
+
+
+def test_private_keys_never_enter_a_game_folder(tmp_path: Path, pbem) -> None:
+    out = tmp_path / "demo"
+    run = pbem("demo", "--out", str(out))
+    assert run.code == 0, run
+    secrets = []
+    for name in ("alice", "bob"):
+        me = ids.load(name, out / "keys" / name)
+        raw = me.private_raw()
+        pem = (out / "keys" / name / f"{name}.key").read_bytes()
+        body = b"".join(line for line in pem.splitlines() if not line.startswith(b"-----"))
+        secrets += [raw, raw.hex().encode(), base64.b64encode(raw), body]
+        game_id = referee.load(out / name).game_id
+        secrets.append(chain.seed(raw, game_id).hex().encode())
+    for name in ("alice", "bob"):
+        entries = list((out / name).iterdir())
+        assert entries and all(folders.FILE_PATTERN.match(p.name) for p in entries), entries
+        for path in entries:
+            data = path.read_bytes()
+            assert not any(secret in data for secret in secrets), path
+    assert referee.load(out / "alice").finished()
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["empty", "truncated", "garbage", "public key", "rsa key", "x25519 key", "a folder", "header only"],
+)
+def test_a_corrupted_key_file_is_key_problem(tmp_path: Path, content: str) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa, x25519
+
+    keys = tmp_path / "keys"
+    good = ids.generate("zoe", keys)
+    path = keys / "zoe.key"
+    pem = path.read_bytes()
+    path.unlink()
+
+    def private_pem(key: object) -> bytes:
+        return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())  # type: ignore[attr-defined]
+
+    data = {
+        "empty": b"",
+        "truncated": pem[: len(pem) // 2],
+        "garbage": os.urandom(200),
+        "public key": (keys / "zoe.pub").read_bytes(),
+        "rsa key": private_pem(rsa.generate_private_key(public_exponent=65537, key_size=1024)) if content == "rsa key" else b"",
+        "x25519 key": private_pem(x25519.X25519PrivateKey.generate()),
+        "header only": b"-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n",
+        "a folder": None,
+    }[content]
+    if data is None:
+        path.mkdir()
+    else:
+        path.write_bytes(data)
+    with pytest.raises(KeyProblem):
+        ids.load("zoe", keys)
+    assert good.name == "zoe"
+
+
+KEY_BUG = (
+    "BUG pbem/identity.py load(): a key file whose algorithm OID is damaged makes "
+    "load_pem_private_key raise cryptography.exceptions.UnsupportedAlgorithm, which load() does not "
+    "catch (only ValueError, TypeError): a traceback instead of KeyProblem"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=KEY_BUG)
+def test_a_key_file_of_an_unknown_algorithm_is_key_problem(tmp_path: Path) -> None:
+    # PKCS#8 as for Ed25519 (OID 1.3.101.112), but with the OID's last arc changed to 119.
+    der = bytes.fromhex("302e020100300506032b657704220420") + bytes(range(32))
+    pem = b"-----BEGIN PRIVATE KEY-----\n" + base64.encodebytes(der) + b"-----END PRIVATE KEY-----\n"
+    (tmp_path / "zoe.key").write_bytes(pem)
+    with pytest.raises(KeyProblem):
+        ids.load("zoe", tmp_path)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_damaged_key_file_loads_or_is_key_problem(tmp_path: Path, data: st.DataObject) -> None:
+    """Whatever happens to the key file, the answer is a key or KeyProblem, never a crash."""
+    keys = tmp_path / "keys"
+    if not (keys / "zoe.key").exists():
+        ids.generate("zoe", keys)
+        (keys / "zoe.orig").write_bytes((keys / "zoe.key").read_bytes())
+    pem = (keys / "zoe.orig").read_bytes()
+    # Bytes 40..43 of the PEM carry the algorithm's OID: test_a_key_file_of_an_unknown_algorithm_...
+    # covers them (a known bug); every other byte is tried here.
+    offset = data.draw(st.integers(0, len(pem) - 1).filter(lambda i: not 40 <= i <= 43))
+    mask = data.draw(st.integers(1, 255))
+    (keys / "zoe.key").write_bytes(pem[:offset] + bytes([pem[offset] ^ mask]) + pem[offset + 1 :])
+    try:
+        ids.load("zoe", keys)
+    except KeyProblem:
+        pass
+
+
+def test_cli_with_a_corrupted_key_is_key_problem(kit: Kit, recorded: Recorded, tmp_path: Path, pbem) -> None:
+    k = recorded.acks()[0]
+    folder = kit.copy(tmp_path / "g", k)
+    keys = tmp_path / "keys"
+    shutil.copytree(recorded.keys, keys)
+    name = "alice" if author_of(k) == "host" else "bob"
+    (keys / f"{name}.key").write_bytes(b"-----BEGIN PRIVATE KEY-----\nbroken\n-----END PRIVATE KEY-----\n")
+    before = kit.snapshot(folder)
+    run = pbem("move", str(folder), "--key", name, keys=keys)
+    assert run.code == KeyProblem.exit_code, run
+    assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("pbem: error:") and "Traceback" not in run.stderr
+    assert kit.snapshot(folder) == before
