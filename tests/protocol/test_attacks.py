@@ -29,6 +29,7 @@ from pbem.errors import (
     MalformedFile,
     MissingFile,
     PbemError,
+    RulesetProblem,
     StateMismatch,
     UsageError,
     WrongGame,
@@ -615,3 +616,63 @@ def test_cli_survives_an_absurd_author_clock(kit: Kit, recorded: Recorded, tmp_p
     referee.load(folder)  # the file itself is valid
     run = pbem("verify", str(folder))
     assert run.code == 0 and "Traceback" not in run.stderr, run
+
+
+# ----- what a malicious host or a careless player can put in the set-up files ---------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG pbem/referee.py check_invite(): ruleset.sides() on scenario data the invitation carries is not "
+    "guarded, so a host-signed invitation with unparsable scenario data raises the ruleset's own error "
+    "(DuelError), a traceback in `pbem accept`/`verify`, instead of RulesetProblem",
+)
+def test_invitation_carrying_broken_scenario_data_is_ruleset_problem(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    data = "this is not a scenario"
+    body = dict(recorded.bodies[0], scenario="mine", scenario_data=data, scenario_hash=hashlib.sha256(data.encode()).hexdigest())
+    raw = kit.resign(body, recorded.host)
+    folder = kit.lay_out(tmp_path / "g", [raw])
+    with pytest.raises(RulesetProblem):
+        referee.load(folder)
+
+
+def test_invitation_whose_data_differs_from_its_pinned_hash_is_ruleset_problem(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    for field in ("rules_hash", "scenario_hash"):
+        raw = kit.changed(0, **{field: hashlib.sha256(b"other data").hexdigest()})
+        folder = kit.lay_out(tmp_path / field, [raw])
+        with pytest.raises(RulesetProblem, match=str(folder / file_name(0))):
+            referee.load(folder)
+    for field, value in (("ruleset", "no-such-ruleset"), ("ruleset_version", "99")):
+        folder = kit.lay_out(tmp_path / field, [kit.changed(0, **{field: value})])
+        with pytest.raises(RulesetProblem):
+            referee.load(folder)
+
+
+def test_guest_using_the_hosts_key_is_key_problem(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    guest = dict(recorded.bodies[1]["guest"], key=recorded.bodies[0]["host"]["key"])
+    raw = kit.changed(1, recorded.host, guest=guest)
+    kit.attack(tmp_path, 1, raw, KeyProblem)
+
+
+def test_guest_taking_the_hosts_side_is_malformed(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    guest = dict(recorded.bodies[1]["guest"], side=recorded.bodies[0]["host"]["side"])
+    kit.attack(tmp_path, 1, kit.changed(1, guest=guest), MalformedFile)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG pbem/referee.py outlook(): when a player's reveal chain is used up, chain.reveal() raises a "
+    "plain ValueError ('reveal 2 outside a chain of length 1'): a traceback in `pbem move` instead of a PbemError",
+)
+def test_a_used_up_reveal_chain_is_a_clean_error(recorded: Recorded) -> None:
+    ruleset = prefix_game(recorded, 1).ruleset
+    invite = referee.make_invite(recorded.host, "Alice", ruleset, "duel", "Red", {}, chain_length=1)
+    game = referee.replay([invite.raw], ["0"])
+    referee.admit(game, referee.make_accept(game, recorded.guest, "Bob", 8), "1")
+    me = {"host": recorded.host, "guest": recorded.guest}
+    with pytest.raises(PbemError):
+        while True:  # the host's one reveal goes in file 2; his file 4 has none left
+            role = game.next_author
+            view = referee.outlook(game, me[role])
+            decisions = [{"action": "rest"}] if view.pending.side == game.player(role).side else []
+            referee.admit(game, referee.make_move(game, me[role], decisions), str(game.next_seq))
