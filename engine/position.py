@@ -93,7 +93,7 @@ class Position(msgspec.Struct, frozen=True, order=True):
 
     def surrounding(self) -> tuple[tuple[Around, Side | None, Hex], ...]:
         """Every hex around the galley with what it is to the galley (4.2)."""
-        kinds = [(Around.BOW, None)]
+        kinds: list[tuple[Around, Side | None]] = [(Around.BOW, None)]
         kinds += [(Around.BOW_FLANK, s) for s in SIDES]
         if self.double:
             kinds += [(Around.FLANK, s) for s in SIDES]

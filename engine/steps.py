@@ -9,6 +9,7 @@ towers) as new `Step` subclasses with their own rule in `engine.movement`
 from __future__ import annotations
 
 import enum
+from typing import ClassVar
 
 import msgspec
 
@@ -25,21 +26,33 @@ class Half(enum.Enum):
 
 
 class Step(msgspec.Struct, frozen=True, tag=True):
-    """Base of every step kind."""
+    """Base of every step kind. `words` names it in refusals ("step 2 (backwatering): ...")."""
+
+    words: ClassVar[str] = ""
+
+
+def describe(step: Step) -> str:
+    return type(step).words or type(step).__name__
 
 
 class Forward(Step, frozen=True):
     """1 MP: into the Bow hex (6.32)."""
 
+    words: ClassVar[str] = "moving forward"
+
 
 class BowFlank(Step, frozen=True):
     """1 MP: into the port or starboard Bow/Flank hex, pivoting to face it (6.32)."""
+
+    words: ClassVar[str] = "moving into a Bow/Flank hex"
 
     side: Side
 
 
 class Backwater(Step, frozen=True):
     """2 MP, Cruise only: stern first into the Stern hex (`side` None) or a Stern/Flank hex (6.33)."""
+
+    words: ClassVar[str] = "backwatering"
 
     side: Side | None = None
 
@@ -52,6 +65,8 @@ class FacingChange(Step, frozen=True):
     None).
     """
 
+    words: ClassVar[str] = "a Facing Change"
+
     side: Side
     swing: Half | None = None
 
@@ -59,13 +74,19 @@ class FacingChange(Step, frozen=True):
 class TurnAround(Step, frozen=True):
     """2 MP, Cruise only: flip end for end in place (6.35)."""
 
+    words: ClassVar[str] = "turning around"
+
 
 class RaiseSails(Step, frozen=True):
     """1 MP (a Tremiola: none), before any movement (6.21, 6.25)."""
 
+    words: ClassVar[str] = "raising sails"
+
 
 class LowerSails(Step, frozen=True):
     """1 MP (a Tremiola: none), before any movement (6.21, 6.25)."""
+
+    words: ClassVar[str] = "lowering sails"
 
 
 AnyStep = Forward | BowFlank | Backwater | FacingChange | TurnAround | RaiseSails | LowerSails
