@@ -1,0 +1,420 @@
+"""A new game from a scenario, the rules data and the players' options (scenario book, set-up).
+
+Fixed placements go on the map at once. Groups the player places (`assign =
+"player"` slots, `count` pools, free `zone`s) and commanders not fixed to a
+galley become one deployment decision per side, in the scenario's deploy
+order, checked here against the slots or the zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from engine import scenario as sc
+from engine.board import Board, Edge, coast_beyond
+from engine.decisions import Deploy
+from engine.errors import IllegalOrder, RulesDataError
+from engine.events import Event
+from engine.galley import Colour, Equipment, Galley, GalleyId, GalleyType
+from engine.hexes import Direction, Hex, MapSpec, Sheet, format_hex, neighbours
+from engine.manifest import Commander, CounterKey
+from engine.position import Position, format_position, parse_position
+from engine.rulesdata import RulesData, load_rules_data, parse
+from engine.speed import Wind
+from engine.state import (
+    CommanderState,
+    DeployGroup,
+    DeployTask,
+    GameState,
+    SideInfo,
+    WindRule,
+    Zone,
+)
+
+COLOURS = {"red": Colour.RED, "green": Colour.GREEN}
+_TYPES = {t.value: t for t in GalleyType}
+
+
+class Deployed(Event, frozen=True, kw_only=True):
+    """Set-up: a side has placed its galleys and commanders."""
+
+    side: str
+    galleys: tuple[tuple[GalleyId, str], ...]
+    commanders: tuple[tuple[str, GalleyId], ...]
+
+
+def galley_id(key: CounterKey) -> GalleyId:
+    return GalleyId(COLOURS[key.colour], _TYPES[key.type], key.id)
+
+
+def map_spec(scenario: sc.Scenario) -> MapSpec:
+    """The joined map; a column laid under a later sheet (Actium's N60xx) is hidden."""
+    sheets = scenario.map.sheets
+    out = []
+    for i, s in enumerate(sheets):
+        hidden = {
+            col
+            for later in sheets[i + 1 :]
+            if later.row_offset == s.row_offset
+            for col in range(10, 61)
+            if 10 <= col + s.column_offset - later.column_offset <= 60
+        }
+        out.append(Sheet(s.letter, s.column_offset, s.row_offset, frozenset(hidden)))
+    return MapSpec(tuple(out))
+
+
+_EDGES = {"xx00": Edge.TOP, "xx28": Edge.BOTTOM, "10xx": Edge.LEFT, "60xx": Edge.RIGHT}
+
+
+def board_of(scenario: sc.Scenario) -> Board:
+    """The battle's board: its land hexes and coast edges (2.2, 6.31)."""
+    map_ = map_spec(scenario)
+    board = Board(map_).with_land(map_.parse(h) for area in scenario.map.land for h in area.hexes)
+    for coast in scenario.map.coast:
+        edge = _EDGES[coast.edge]
+        openings: list[Hex] = []
+        if coast.gap_from is not None and coast.gap_to is not None:
+            a, b = map_.parse(coast.gap_from), map_.parse(coast.gap_to)
+            openings = [h for h in map_.hexes() if _between(h, a, b, edge)]
+        beyond = coast_beyond(map_, edge, openings)
+        if coast.sheet:
+            own = {h for h in map_.hexes() if map_.number(h).sheet == coast.sheet}
+            beyond = frozenset(h for h in beyond if any(n in own for n in neighbours(h)))
+        board = board.with_land(beyond)
+    return board
+
+
+def _between(h: Hex, a: Hex, b: Hex, edge: Edge) -> bool:
+    if edge in (Edge.TOP, Edge.BOTTOM):
+        return h.row == a.row and min(a.col, b.col) <= h.col <= max(a.col, b.col)
+    return h.col == a.col and min(a.row, b.row) <= h.row <= max(a.row, b.row)
+
+
+def to_position(text: str, offsets: dict[str, tuple[int, int]]) -> Position:
+    """A scenario position on the joined map, by the sheets' offsets (a hidden column's
+    hexes are the hexes of the sheet laid over it)."""
+    placed = sc.parse_position(text, offsets)
+    col, row = sc.to_global(placed.bow, offsets)
+    return Position(Hex(col, row), Direction(placed.facing), placed.stern is not None)
+
+
+def _roster(scenario: sc.Scenario, side: sc.Side, rules: RulesData) -> dict[str, Commander]:
+    if side.key in scenario.commanders:
+        return {c.name: c for c in scenario.commanders[side.key]}
+    roster = parse(rules).commanders.roster(scenario.roster or scenario.key, side.key)
+    return {c.name: c for c in roster}
+
+
+def _specials(scenario: sc.Scenario, options: dict[str, str]) -> list[sc.Special]:
+    out = []
+    for special in scenario.special:
+        if special.option is not None:
+            key, _, choice = special.option.partition("=")
+            if options.get(key) != (choice or "on"):
+                continue
+        out.append(special)
+    return out
+
+
+def _options(scenario: sc.Scenario, given: dict[str, object]) -> dict[str, str]:
+    known = {o.key: o for o in scenario.options}
+    for key, value in given.items():
+        if key not in known:
+            raise RulesDataError(f"option {key!r}: {scenario.name} has options {sorted(known) or 'none'}")
+        if str(value) not in known[key].choices:
+            raise RulesDataError(f"option {key}={value}: choose one of {known[key].choices}")
+    return {key: str(given.get(key, option.default)) for key, option in known.items()}
+
+
+def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]) -> GameState:
+    """The game before deployment decisions (or before turn 1's Wind phase when none are needed)."""
+    rules = load_rules_data(rules_data)
+    parsed = parse(rules)
+    scenario = sc.parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+    chosen = _options(scenario, options)
+    specials = _specials(scenario, chosen)
+    map_ = map_spec(scenario)
+    galleys: dict[GalleyId, Galley] = {}
+    commanders: list[CommanderState] = []
+    sides: list[SideInfo] = []
+    tasks: list[DeployTask] = []
+    victory = {v.side: v for v in scenario.victory.sides}
+    for side in scenario.sides:
+        colour = COLOURS[side.colour]
+        for fleet in side.fleets:
+            for group in fleet.galleys:
+                for type_, number in sc.expand_galleys([group.galleys]):
+                    key = CounterKey(side.colour, type_, number)
+                    ratings = parsed.manifest.ratings(key)
+                    if group.crew is not None:
+                        ratings = replace(ratings, crew=group.crew)
+                    equipment = Equipment(
+                        sails=side.key in scenario.wind.sails or "sails" in group.capabilities,
+                        corvus="corvus" in group.capabilities,
+                    )
+                    galleys[galley_id(key)] = Galley(id=galley_id(key), ratings=ratings, equipment=equipment)
+        rules_of_side = {s.name: s.params for s in specials if s.params.get("side") == side.key}
+        no_admiral = rules_of_side.get("no_admiral", {})
+        won = victory.get(side.key)
+        sides.append(
+            SideInfo(
+                key=side.key,
+                name=side.name,
+                colour=colour,
+                vp_needed=won.vp if won else None,
+                vp_ratio=won.ratio if won else 2,
+                initiative_drm=int(no_admiral.get("initiative_drm", 0)),
+                double_activation=bool(no_admiral.get("double_activation", True)),
+                keep_squadrons="keep_squadrons" in rules_of_side,
+                sails=side.key in scenario.wind.sails,
+            )
+        )
+        roster = _roster(scenario, side, rules)
+        group_of = {name: g.name for g in side.deploy for name in g.commanders}
+        for fleet in side.fleets:
+            for name in fleet.commanders:
+                c = roster[name]
+                commanders.append(
+                    CommanderState(
+                        name=name,
+                        side=side.key,
+                        admiral=c.rank == "admiral",
+                        command_range=c.command_range,
+                        re_command_range=c.re_command_range,
+                        initiative=c.initiative or 0,
+                        re_initiative=c.re_initiative or 0,
+                        group=group_of.get(name, ""),
+                    )
+                )
+    placed_commanders: dict[str, GalleyId] = {}
+    for placement in sc.fixed_placements(scenario):
+        gid = galley_id(placement.galley)
+        galleys[gid] = replace(galleys[gid], position=to_position(placement.position, scenario.map.offsets()))
+    for key in scenario.deploy_order:
+        side = scenario.side(key)
+        task = _task(scenario, side, map_, galleys, placed_commanders)
+        if task is not None:
+            tasks.append(task)
+    commanders = [replace(c, galley=placed_commanders.get(c.name)) for c in commanders]
+    home = tuple(
+        (galley_id(CounterKey(side.colour, t, i)), group.name)
+        for side, info in zip(scenario.sides, sides)
+        if info.keep_squadrons
+        for group in side.deploy
+        for t, i in sc.expand_galleys(group.galleys)
+    )
+    state = GameState(
+        scenario=scenario.key,
+        rules=rules,
+        options=tuple(sorted(chosen.items())),
+        sides=(sides[0], sides[1]),
+        board=board_of(scenario),
+        galleys=tuple(galleys.values()),
+        commanders=tuple(commanders),
+        wind_rule=_wind_rule(scenario, map_),
+        wind=_wind_rule(scenario, map_).start if scenario.wind.mode in ("steady", "variable", "direction_only") else None,
+        first_turn_initiative=scenario.initiative.side if scenario.initiative.first_turn == "side" else None,
+        deploy=tuple(tasks),
+        home_groups=home,
+        minor_on_halt=scenario.victory.minor_on_halt,
+    )
+    return _flagships(state, scenario)
+
+
+def _flagships(state: GameState, scenario: sc.Scenario) -> GameState:
+    """`flagship_crew`: the galley a commander starts on has the Crew the scenario states."""
+    for side in scenario.sides:
+        for fleet in side.fleets:
+            for name, crew in fleet.flagship_crew.items():
+                ship = state.commander(name).galley
+                if ship is not None:
+                    g = state.galley(ship)
+                    state = state.with_galley(replace(g, ratings=replace(g.ratings, crew=crew)))
+    return state
+
+
+def _wind_rule(scenario: sc.Scenario, map_: MapSpec) -> WindRule:
+    w = scenario.wind
+    start = None
+    if w.marker is not None and w.toward is not None:
+        a, b = map_.parse(w.marker), map_.parse(w.toward)
+        direction = next((d for d in Direction if neighbours(a)[d] == b), None)
+        if direction is None:
+            raise RulesDataError(f"wind marker {w.marker} does not point into the adjacent hex {w.toward}")
+        start = Wind(direction)
+    return WindRule(w.mode, start, int(w.params.get("from_turn", 2)), str(w.params.get("roller", "")))
+
+
+def _task(
+    scenario: sc.Scenario,
+    side: sc.Side,
+    map_: MapSpec,
+    galleys: dict[GalleyId, Galley],
+    placed_commanders: dict[str, GalleyId],
+) -> DeployTask | None:
+    """What `side` still decides at set-up; commanders with nothing to choose are placed at once."""
+    offsets = scenario.map.offsets()
+    named = {gid for g in side.deploy for gid in (galley_id(CounterKey(side.colour, t, i))
+                                                  for t, i in sc.expand_galleys(g.galleys))}
+    pool = tuple(galley_id(k) for k in sc.side_galleys(side) if galley_id(k) not in named)
+    groups: list[DeployGroup] = []
+    for group in side.deploy:
+        members = tuple(galley_id(CounterKey(side.colour, t, i)) for t, i in sc.expand_galleys(group.galleys))
+        offmap = group.offmap.count if group.offmap else 0
+        fixed = {h: gid for gid in members if (p := galleys[gid].position) is not None for h in p.hexes}
+        for name, text in group.commander_at.items():
+            at = Hex(*sc.to_global(sc.parse_hex_ref(text), offsets))
+            if at in fixed:
+                placed_commanders[name] = fixed[at]
+        free = tuple(c for c in group.commanders if c not in placed_commanders)
+        if group.zone is None and group.assign == "in_order" and group.galleys:
+            on_map = tuple(g for g in members if galleys[g].position is not None)
+            if len(on_map) == 1:
+                placed_commanders.update({c: on_map[0] for c in free})
+                free = ()
+            if free:
+                groups.append(DeployGroup(group.name, (), commanders=free, aboard=on_map))
+            continue
+        candidates = members[: len(members) - offmap] if members else pool
+        place = len(candidates) if members else (group.count or 0) - offmap
+        slots = tuple(to_position(p, offsets) for p in sc.group_slots(group, offsets))
+        zone = None
+        if group.zone is not None:
+            z = group.zone
+            zone = Zone(z.columns, z.rows, z.sheet, tuple(z.bow_hexes), tuple(z.facings), z.bow_only, z.stern_offmap)
+        groups.append(DeployGroup(group.name, candidates, slots, zone, free, count=place))
+    anywhere = tuple(c for c in side.commanders_anywhere if c not in placed_commanders)
+    if not groups and not anywhere:
+        return None
+    return DeployTask(side.key, tuple(groups), anywhere)
+
+
+# --- the deployment decision -------------------------------------------------------------
+
+
+def _in_zone(state: GameState, zone: Zone, position: Position) -> str | None:
+    """Why `position` is outside `zone` (None if inside)."""
+    map_ = state.board.map
+    if zone.facings and int(position.facing) not in zone.facings:
+        return f"facing {int(position.facing)}: the zone allows facings {list(zone.facings)}"
+    hexes = position.hexes[:1] if zone.bow_only else position.hexes
+    for h in hexes:
+        if not map_.contains(h):
+            return f"{format_hex(map_.number(h))} is off the map"
+        number = map_.number(h)
+        if zone.sheet is not None and number.sheet != zone.sheet:
+            return f"{format_hex(number)} is not on sheet {zone.sheet}"
+        if zone.columns is not None and not zone.columns[0] <= number.col <= zone.columns[1]:
+            return f"{format_hex(number)} is outside columns {zone.columns[0]}-{zone.columns[1]}"
+        if zone.rows is not None and not zone.rows[0] <= number.row <= zone.rows[1]:
+            return f"{format_hex(number)} is outside rows {zone.rows[0]:02d}-{zone.rows[1]:02d}"
+    if zone.bow_hexes and format_hex(map_.number(position.bow)) not in zone.bow_hexes:
+        return f"the bow must be in one of {', '.join(zone.bow_hexes)}"
+    if not zone.stern_offmap and not map_.contains(position.stern):
+        return "the stern is off the map"
+    return None
+
+
+def deploy_notation(position: Position, map_: MapSpec) -> str:
+    """A deployment position as written: bow first; `BOW/FACING` when the stern lies off the map
+    (Catana's Syracusans enter with their sterns off the edge)."""
+    if position.double and not map_.contains(position.stern):
+        return f"{map_.format(position.bow)}/{int(position.facing)}"
+    return format_position(position, map_)
+
+
+def _deploy_position(state: GameState, galley_id: GalleyId, text: str) -> Position:
+    position = parse_position(text, state.board.map)
+    if state.has_galley(galley_id) and "/" in text and state.galley(galley_id).ratings.double:
+        position = Position(position.bow, position.facing, True)  # BOW/FACING for a double counter
+    return position
+
+
+def check_deploy(state: GameState, decision: Deploy) -> None:
+    """IllegalOrder unless `decision` places exactly what the side's set-up task leaves open."""
+    if not state.deploy or state.deploy[0].side != decision.side:
+        raise IllegalOrder("set-up", f"{decision.side} does not deploy now")
+    task = state.deploy[0]
+    placed = {gid: _deploy_position(state, gid, text) for gid, text in decision.galleys}
+    if len(placed) != len(decision.galleys):
+        raise IllegalOrder("set-up", "a galley is placed twice")
+    occupied = {h: g.id for g in state.galleys if g.position is not None for h in g.position.hexes}
+    for gid, position in placed.items():
+        if not state.has_galley(gid):
+            raise IllegalOrder("set-up", f"no galley {gid} in this battle")
+        if position.double != state.galley(gid).ratings.double:
+            raise IllegalOrder("set-up", f"{gid} is a {'double' if position.double else 'single'} counter")
+        for h in position.hexes:
+            if h in occupied:
+                raise IllegalOrder("6.6", f"{gid} at {state.board.map.format(h)}: {occupied[h]} is there")
+            if state.board.map.contains(h) and not state.board.is_sea(h):
+                raise IllegalOrder("6.31", f"{gid}: {state.board.map.format(h)} is land")
+            occupied[h] = gid
+    used: set[GalleyId] = set()
+    for group in task.groups:
+        mine = [gid for gid in placed if gid in group.galleys and gid not in used]
+        mine = mine[: group.count]
+        if len(mine) != group.count:
+            raise IllegalOrder("set-up", f"{group.name}: place {group.count} galleys, not {len(mine)}")
+        used.update(mine)
+        for gid in mine:
+            position = placed[gid]
+            if group.zone is not None:
+                why = _in_zone(state, group.zone, position)
+                if why is not None:
+                    raise IllegalOrder("set-up", f"{group.name}: {gid}: {why}")
+            elif position not in group.slots:
+                raise IllegalOrder("set-up", f"{group.name}: {gid} is not on one of the group's positions")
+    if set(placed) != used:
+        extra = ", ".join(str(g) for g in placed if g not in used)
+        raise IllegalOrder("set-up", f"galleys not to be placed now: {extra}")
+    aboard_needed = {c: g for g in task.groups for c in g.commanders}
+    given = dict(decision.commanders)
+    wanted = set(aboard_needed) | set(task.anywhere)
+    if set(given) != wanted or len(given) != len(decision.commanders):
+        raise IllegalOrder("set-up", f"place exactly these commanders: {', '.join(sorted(wanted)) or 'none'}")
+    side_colour = state.side(decision.side).colour
+    for name, gid in decision.commanders:
+        group = aboard_needed.get(name)
+        if group is not None:
+            ok = gid in group.aboard or gid in [g for g in placed if g in group.galleys]
+            if not ok:
+                raise IllegalOrder("set-up", f"{name} goes aboard a galley of {group.name}")
+        elif not (state.has_galley(gid) and gid.colour is side_colour
+                  and (state.galley(gid).position is not None or gid in placed)):
+            raise IllegalOrder("set-up", f"{name} goes aboard a galley of his side on the map")
+
+
+def apply_deploy(state: GameState, decision: Deploy) -> tuple[GameState, list[Event]]:
+    check_deploy(state, decision)
+    for gid, text in decision.galleys:
+        position = _deploy_position(state, gid, text)
+        state = state.with_galley(replace(state.galley(gid), position=position))
+    for name, gid in decision.commanders:
+        state = state.with_commander(replace(state.commander(name), galley=gid))
+    state = replace(state, deploy=state.deploy[1:])
+    return state, [Deployed(rule="set-up", side=decision.side, galleys=decision.galleys,
+                            commanders=decision.commanders)]
+
+
+def zone_positions(state: GameState, zone: Zone, double: bool, taken: Iterable[Hex]) -> list[Position]:
+    """Positions in `zone` on free sea, facing the map's far side when the zone allows (for listings)."""
+    busy = set(taken) | {h for g in state.galleys if g.position is not None for h in g.position.hexes}
+    map_ = state.board.map
+    rows = [map_.number(h).row for h in map_.hexes()]
+    middle = (min(rows) + max(rows)) / 2
+    out = []
+    for h in map_.hexes():
+        if zone.facings:
+            facings = [Direction(f) for f in zone.facings]
+        else:
+            facings = [Direction.DOWN if map_.number(h).row < middle else Direction.UP]
+        for facing in facings:
+            p = Position(h, facing, double)
+            if _in_zone(state, zone, p) is None and all(
+                x not in busy and (state.board.is_sea(x) or not map_.contains(x)) for x in p.hexes
+            ):
+                out.append(p)
+    return out

@@ -1,0 +1,332 @@
+"""The whole game as one frozen value (3.1): galleys, commanders, squadrons, the turn's bookkeeping.
+
+`apply(state, decision, dice)` is pure because everything the rules need
+lives here, the rules data included (`rules`, parsed once and cached by
+`engine.rulesdata.parse`). `encode_state` is deterministic: sets are
+sorted and the rules data texts are replaced by their hash, which the game's
+first file pins anyway.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.board import Board
+from engine.charts import Charts
+from engine.events import Event
+from engine.galley import Colour, Galley, GalleyId
+from engine.position import Position
+from engine.rulesdata import RulesData, parse
+from engine.speed import Wind
+
+
+def galley_key(galley_id: GalleyId) -> tuple[str, str, int]:
+    """A sort key for galley ids (their enums do not order)."""
+    return galley_id.colour.value, galley_id.type.value, galley_id.number
+
+
+class Phase(enum.Enum):
+    """The phases of 3.1, plus set-up before turn 1 and the end of the game."""
+
+    DEPLOYMENT = "deployment"
+    WIND = "A"  # Wind Determination
+    SQUADRONS = "B"  # Squadron Determination
+    INITIATIVE = "C"
+    SPEED = "D"  # Speed Level Determination
+    COMMAND = "E"  # Command Squadron Activation
+    INDIVIDUAL = "F"  # Individual Squadron Activation
+    STATUS = "G"  # Status Resolution
+    VICTORY = "H"
+    OVER = "over"
+
+
+PHASE_NAMES = {
+    Phase.DEPLOYMENT: "Deployment",
+    Phase.WIND: "A. Wind Determination Phase",
+    Phase.SQUADRONS: "B. Squadron Determination Phase",
+    Phase.INITIATIVE: "C. Initiative Phase",
+    Phase.SPEED: "D. Speed Level Determination Phase",
+    Phase.COMMAND: "E. Command Squadron Activation Phase",
+    Phase.INDIVIDUAL: "F. Individual Squadron Activation Phase",
+    Phase.STATUS: "G. Status Resolution Phase",
+    Phase.VICTORY: "H. Victory Phase",
+    Phase.OVER: "Game over",
+}
+
+
+class Segment(enum.Enum):
+    """Segments of E/F (E/1-E/3) and of G (G/1-G/4); NONE in the other phases."""
+
+    NONE = ""
+    MOVEMENT = "E/1"
+    BOARDING = "E/2"
+    PHASE_PASS = "E/3"
+    DISENGAGE = "G/1"
+    GALLEY_RECOVERY = "G/2"
+    FATIGUE_RECOVERY = "G/3"
+    SINKING = "G/4"
+
+
+class SideInfo(msgspec.Struct, frozen=True):
+    """A player's side: scenario key, name, counter colour, and its scenario facts."""
+
+    key: str
+    name: str
+    colour: Colour
+    vp_needed: int | None = None  # 9.1 threshold; None: the book sets none
+    vp_ratio: int = 2  # "and at least twice the enemy's"
+    initiative_drm: int = 0  # e.g. Lade's Ionians, no admiral: -1
+    double_activation: bool = True  # Lade: fleets without an admiral cannot
+    keep_squadrons: bool = False  # Lade: galleys stay with their deployment squadron
+    sails: bool = False  # the scenario lets this side use sails (6.2)
+
+
+class CommanderState(msgspec.Struct, frozen=True, kw_only=True):
+    """A Squadron Commander or Admiral counter (5.1) in play."""
+
+    name: str
+    side: str
+    admiral: bool
+    command_range: int
+    re_command_range: int
+    initiative: int = 0
+    re_initiative: int = 0
+    galley: GalleyId | None = None  # his Command Ship (5.14); None once gone
+    reduced: bool = False  # on his Reduced Effectiveness side
+    permanent_re: bool = False  # 5.53: lost once, RE for the rest of the game
+    until_commands: bool = False  # 5.52: RE until the end of the activation in which he next commands
+    transfer_turn: int = 0  # the turn of his last transfer attempt (one a turn, 5.51)
+    group: str = ""  # his deployment group (Lade's keep_squadrons)
+
+    @property
+    def range(self) -> int:
+        return self.re_command_range if self.reduced else self.command_range
+
+    @property
+    def rating(self) -> int:
+        """Initiative in play (3.2, 5.42, 9.2)."""
+        return self.re_initiative if self.reduced else self.initiative
+
+
+class Squadron(msgspec.Struct, frozen=True):
+    """A squadron of phase B: a Command Squadron under `commander`, or one galley's Individual Squadron (5.3)."""
+
+    key: str  # the commander's name, or the galley id of an Individual Squadron
+    side: str
+    galleys: tuple[GalleyId, ...]
+    commander: str | None = None
+    line_astern: bool = False  # formed by 5.22 rather than by range
+
+    @property
+    def individual(self) -> bool:
+        return self.commander is None
+
+
+class Zone(msgspec.Struct, frozen=True):
+    """A free deployment zone (scenario `zone`): printed columns and rows, sheet, facings."""
+
+    columns: tuple[int, int] | None = None
+    rows: tuple[int, int] | None = None
+    sheet: str | None = None
+    bow_hexes: tuple[str, ...] = ()
+    facings: tuple[int, ...] = ()
+    bow_only: bool = False
+    stern_offmap: bool = False
+
+
+class DeployGroup(msgspec.Struct, frozen=True):
+    """One deployment group a player still has to place (galleys to slots or a zone, commanders)."""
+
+    name: str
+    galleys: tuple[GalleyId, ...]  # the galleys the player places
+    slots: tuple[Position, ...] = ()  # assign = "player": the book's positions
+    zone: Zone | None = None
+    commanders: tuple[str, ...] = ()  # to put on any galley of the group
+    aboard: tuple[GalleyId, ...] = ()  # galleys of the group already placed, for commanders
+    count: int = 0  # how many of `galleys` the player places now
+
+
+class DeployTask(msgspec.Struct, frozen=True):
+    side: str
+    groups: tuple[DeployGroup, ...]
+    anywhere: tuple[str, ...] = ()  # commanders placed on any galley of the side
+
+
+class WindRule(msgspec.Struct, frozen=True):
+    """The scenario's wind (3.1 A, 6.2)."""
+
+    mode: str = "none"  # none, steady, variable, direction_only, rising
+    start: Wind | None = None  # the marker as the scenario places it
+    from_turn: int = 2
+    roller: str = ""
+
+
+class Award(msgspec.Struct, frozen=True):
+    """VP one side holds for one enemy galley (9.1)."""
+
+    galley: GalleyId
+    side: str
+    kind: str  # "damage" (rammed, aground or sunk), "capture" (Ram Defense), "bonus" (the Capture Bonus)
+    vp: int
+
+
+class Result(msgspec.Struct, frozen=True):
+    """How the game ended (9.1, 9.2): the winner (None: a draw), its kind and a sentence."""
+
+    winner: str | None
+    kind: str  # victory, minor, draw, concession, withdrawal
+    text: str
+
+
+class PendingActivation(msgspec.Struct, frozen=True):
+    """What an activation already begun still needs: after a Double Activation roll (5.42) or an IS Crew check (5.31)."""
+
+    squadrons: tuple[str, ...]  # they move now, in one decision
+    confusion: tuple[tuple[GalleyId, int], ...] = ()  # 5.42 Orders Confusion: MP added (negative)
+    restricted: bool = False  # 5.31: failed Crew check, may not move adjacent to an enemy
+    double: bool = False  # a Double Activation (5.42)
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    scenario: str
+    rules: RulesData
+    options: tuple[tuple[str, str], ...]
+    sides: tuple[SideInfo, SideInfo]
+    board: Board
+    galleys: tuple[Galley, ...]
+    commanders: tuple[CommanderState, ...]
+    wind_rule: WindRule = WindRule()
+    wind: Wind | None = None
+    first_turn_initiative: str | None = None  # a side given the first turn's initiative
+    turn: int = 0  # 0 during deployment
+    phase: Phase = Phase.DEPLOYMENT
+    segment: Segment = Segment.NONE
+    deploy: tuple[DeployTask, ...] = ()
+    home_groups: tuple[tuple[GalleyId, str], ...] = ()  # keep_squadrons sides: each galley's group
+    squadrons: tuple[Squadron, ...] = ()
+    squadrons_done: tuple[str, ...] = ()  # sides that have settled phase B this turn
+    initiative: str | None = None  # the side that won phase C
+    initiative_admiral: str | None = None  # 5.13: the admiral whose rating was used
+    first: str | None = None  # the side going first in D, E and F (3.2)
+    to_move: str | None = None  # whose selection or activation it is in D, E, F
+    speed_set: tuple[str, ...] = ()  # squadrons whose speed is chosen (D)
+    activated: tuple[str, ...] = ()  # squadrons activated this turn (E, F)
+    double_tried: bool = False  # 5.42: one attempt a turn (per side: see `double_sides`)
+    double_sides: tuple[str, ...] = ()
+    current: PendingActivation | None = None
+    fresh_fatigue: tuple[GalleyId, ...] = ()  # F markers placed this turn: G/3 leaves them (6.43-6.44)
+    awards: tuple[Award, ...] = ()
+    minor_on_halt: bool = True  # the scenario's 9.1 halt rule
+    halt_proposed: str | None = None  # a side proposing to halt play (9.1 minor victory)
+    result: Result | None = None
+
+    # --- lookups ---
+
+    @property
+    def charts(self) -> Charts:
+        return parse(self.rules).charts
+
+    def side(self, key: str) -> SideInfo:
+        for info in self.sides:
+            if info.key == key:
+                return info
+        raise KeyError(key)
+
+    def other(self, key: str) -> str:
+        return self.sides[1].key if self.sides[0].key == key else self.sides[0].key
+
+    def side_of(self, colour: Colour) -> str:
+        return self.sides[0].key if self.sides[0].colour is colour else self.sides[1].key
+
+    def controller(self, galley: Galley) -> str:
+        return self.side_of(galley.controller)
+
+    def galley(self, galley_id: GalleyId) -> Galley:
+        for g in self.galleys:
+            if g.id == galley_id:
+                return g
+        raise KeyError(galley_id)
+
+    def has_galley(self, galley_id: GalleyId) -> bool:
+        return any(g.id == galley_id for g in self.galleys)
+
+    def galleys_of(self, side: str) -> Iterator[Galley]:
+        """The galleys `side` controls that are on the map."""
+        colour = self.side(side).colour
+        return (g for g in self.galleys if g.position is not None and g.controller is colour)
+
+    def commander(self, name: str) -> CommanderState:
+        for c in self.commanders:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def commanders_of(self, side: str) -> list[CommanderState]:
+        return [c for c in self.commanders if c.side == side]
+
+    def commander_on(self, galley_id: GalleyId) -> list[CommanderState]:
+        return [c for c in self.commanders if c.galley == galley_id]
+
+    def squadron(self, key: str) -> Squadron:
+        for s in self.squadrons:
+            if s.key == key:
+                return s
+        raise KeyError(key)
+
+    def squadron_of(self, galley_id: GalleyId) -> Squadron | None:
+        for s in self.squadrons:
+            if galley_id in s.galleys:
+                return s
+        return None
+
+    def vp(self, side: str) -> int:
+        return sum(a.vp for a in self.awards if a.side == side)
+
+    def option(self, key: str, default: str = "off") -> str:
+        return dict(self.options).get(key, default)
+
+    # --- updates ---
+
+    def with_galley(self, galley: Galley) -> GameState:
+        return replace(self, galleys=tuple(galley if g.id == galley.id else g for g in self.galleys))
+
+    def with_commander(self, commander: CommanderState) -> GameState:
+        return replace(
+            self, commanders=tuple(commander if c.name == commander.name else c for c in self.commanders)
+        )
+
+
+_encoder = msgspec.json.Encoder()
+_SET_FIELDS = tuple(
+    name for name, kind in zip(Galley.__struct_fields__, (f.type for f in msgspec.structs.fields(Galley)))
+    if "frozenset" in str(kind)
+)
+
+
+def _sorted_sets(galley: Galley) -> Galley:
+    # Set order follows string hashing, which varies between processes: sort by encoding.
+    changes = {
+        name: tuple(sorted(getattr(galley, name), key=_encoder.encode))
+        for name in _SET_FIELDS
+        if len(getattr(galley, name)) > 1
+    }
+    return replace(galley, **changes) if changes else galley  # type: ignore[arg-type]
+
+
+def encode_state(state: GameState) -> bytes:
+    """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
+    pinned = RulesData(charts=state.rules.sha256, commanders="", counters="")
+    galleys = tuple(_sorted_sets(g) for g in state.galleys)
+    return _encoder.encode(replace(state, rules=pinned, galleys=galleys))
+
+
+class PhaseBegan(Event, frozen=True, kw_only=True):
+    """The sequence of play moved on (3.1): turn, phase and segment."""
+
+    turn: int
+    phase: Phase
+    segment: Segment = Segment.NONE
