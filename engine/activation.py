@@ -1,0 +1,286 @@
+"""Squadron Activation (5.31, 5.4, 5.42): who may activate what, and the movement segment itself.
+
+An activation is one decision carrying every galley's movement plan: the
+whole decision is checked (plans carried out in order, each against the
+galleys as the earlier plans left them) before any die is rolled. Then
+come the dice: the Fatigue check of each galley that began the segment at
+Maximum (6.42, in plan order, then the squadron's other galleys), then the
+attempts to get off the rocks (6.36) of the aground galleys named in
+`refloat`, which are made after the plans so that no plan depends on them.
+
+Orders Confusion (5.42) is one roll for the squadron, its adjustment
+applied to each of its galleys. A failed Individual Squadron Crew check
+(5.31) flips the galley to Cruise and keeps it from moving adjacent to an
+enemy, unless it starts adjacent to one: then it acts as if in command.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine import fatigue, victory
+from engine.aground import extricate
+from engine.charts import double_activation, individual_activation_free, orders_confusion
+from engine.command import command_distance, command_ship
+from engine.commanders import restore_after_command
+from engine.decisions import Activate, Double, Individual
+from engine.dice import Dice
+from engine.errors import IllegalOrder
+from engine.events import DieRolled, Event
+from engine.galley import GalleyId, Removal
+from engine.initiative import active_admirals
+from engine.movement import RanAground, check_plan, move, surroundings
+from engine.ratings import SpeedSide
+from engine.speed import speed_limit
+from engine.state import CommanderState, GameState, PendingActivation, Phase, Segment, Squadron
+from engine.status import eliminate
+
+
+class Activated(Event, frozen=True, kw_only=True):
+    side: str
+    squadrons: tuple[str, ...]
+
+
+class DoubleActivation(Event, frozen=True, kw_only=True):
+    side: str
+    admiral: str
+    other: str
+    success: bool
+
+
+class OrdersConfused(Event, frozen=True, kw_only=True):
+    galley: GalleyId
+    mp: int
+    cruise_only: bool
+    half_speed: bool
+
+
+class CrewChecked(Event, frozen=True, kw_only=True):
+    """5.31: an Individual Squadron galley free to act, or held back."""
+
+    galley: GalleyId
+    free: bool
+
+
+def squadrons_left(state: GameState, side: str, individual: bool) -> list[Squadron]:
+    return [s for s in state.squadrons
+            if s.side == side and s.individual == individual and s.key not in state.activated]
+
+
+def _admiral_squadron(state: GameState, admiral: CommanderState) -> Squadron | None:
+    for s in squadrons_left(state, admiral.side, False):
+        if s.commander == admiral.name:
+            return s
+    return None
+
+
+def double_options(state: GameState, side: str) -> list[tuple[str, str]]:
+    """(admiral, other squadron) pairs a Double Activation may try now (5.42)."""
+    if state.phase is not Phase.COMMAND or state.current is not None:
+        return []
+    if not state.side(side).double_activation or side in state.double_sides:
+        return []
+    out = []
+    for admiral in active_admirals(state, side):
+        own = _admiral_squadron(state, admiral)
+        ship = command_ship(state, admiral)
+        if own is None or ship is None:
+            continue
+        for s in squadrons_left(state, side, False):
+            if s.key == own.key or s.commander is None:
+                continue
+            other_ship = command_ship(state, state.commander(s.commander))
+            if other_ship is not None and command_distance(state, ship, other_ship, admiral.range) is not None:
+                out.append((admiral.name, s.key))
+    return out
+
+
+def _first_admiral_rule(state: GameState, side: str) -> str | None:
+    """5.13: with several admirals, the one rolled for initiative goes first if his side chose to."""
+    if state.initiative != side or state.first != side or state.initiative_admiral is None:
+        return None
+    if len(active_admirals(state, side)) < 2:
+        return None
+    if any(state.squadron(k).side == side for k in state.activated if any(s.key == k for s in state.squadrons)):
+        return None
+    own = _admiral_squadron(state, state.commander(state.initiative_admiral))
+    return own.key if own else None
+
+
+def allowed(state: GameState, side: str) -> list[tuple[str, str | None]]:
+    """The (squadron, second squadron) an Activate decision may name now."""
+    if state.current is not None:
+        keys = state.current.squadrons
+        return [(keys[0], keys[1] if len(keys) > 1 else None)]
+    if state.phase is not Phase.COMMAND:
+        return []
+    forced = _first_admiral_rule(state, side)
+    if forced is not None:
+        return [(forced, None)]
+    return [(s.key, None) for s in squadrons_left(state, side, False)]
+
+
+def _check_turn(state: GameState, side: str, *phases: Phase) -> None:
+    if state.phase not in phases or state.to_move != side:
+        raise IllegalOrder("5.41", f"it is not {side}'s activation now")
+
+
+def apply_double(state: GameState, decision: Double, dice: Dice) -> tuple[GameState, list[Event]]:
+    _check_turn(state, decision.side, Phase.COMMAND)
+    pairs = double_options(state, decision.side)
+    admiral_name = next((a for a, other in pairs if other == decision.other), None)
+    if admiral_name is None:
+        raise IllegalOrder("5.42", f"no Double Activation with {decision.other} now: it needs the Admiral's own "
+                                   "squadron, a Command Squadron whose Command Ship is within his range, "
+                                   "and one attempt a turn")
+    admiral = state.commander(admiral_name)
+    own = _admiral_squadron(state, admiral)
+    assert own is not None
+    natural = dice.d6("5.42 double activation")
+    success = double_activation(state.charts, admiral.rating, natural)
+    events: list[Event] = [
+        DieRolled(rule="5.42", table=f"Double Activation (Initiative {admiral.rating})", natural=natural,
+                  outcome="Success" if success else "Failure: Orders Confusion"),
+        DoubleActivation(rule="5.42", side=decision.side, admiral=admiral.name, other=decision.other,
+                         success=success),
+    ]
+    state = replace(state, double_sides=(*state.double_sides, decision.side))
+    if success:
+        return replace(state, current=PendingActivation((own.key, decision.other), double=True)), events
+    natural = dice.d6("5.42 orders confusion")
+    result = orders_confusion(state.charts, natural)
+    events.append(DieRolled(rule="5.42", table="Orders Confusion", natural=natural,
+                            outcome=_confusion_words(result.mp, result.cruise_only, result.half_speed)))
+    confusion = []
+    for gid in state.squadron(decision.other).galleys:
+        galley = state.galley(gid)
+        changes: dict[str, object] = {}
+        if result.cruise_only:
+            changes["speed"] = SpeedSide.CRUISE
+        if result.half_speed:
+            changes.update(half_speed=True, speed=SpeedSide.CRUISE)
+        if changes:
+            state = state.with_galley(replace(galley, **changes))  # type: ignore[arg-type]
+        if result.mp:
+            confusion.append((gid, result.mp))
+        events.append(OrdersConfused(rule="5.42", galley=gid, mp=result.mp, cruise_only=result.cruise_only,
+                                     half_speed=result.half_speed))
+    return replace(state, current=PendingActivation((decision.other,), tuple(confusion))), events
+
+
+def _confusion_words(mp: int, cruise_only: bool, half: bool) -> str:
+    parts = [f"{mp:+d} MP"] if mp else []
+    parts += ["Cruise Speed only"] if cruise_only else []
+    parts += ["Half Speed"] if half else []
+    return ", ".join(parts) or "no effect"
+
+
+def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tuple[GameState, list[Event]]:
+    _check_turn(state, decision.side, Phase.INDIVIDUAL)
+    key = str(decision.galley)
+    if state.current is not None:
+        raise IllegalOrder("5.31", f"finish the activation of {state.current.squadrons[0]} first")
+    if key not in [s.key for s in squadrons_left(state, decision.side, True)]:
+        raise IllegalOrder("5.31", f"{key} is not an Individual Squadron of {decision.side} left to activate")
+    galley = state.galley(decision.galley)
+    natural = dice.d6(f"5.31 individual activation {key}")
+    free = individual_activation_free(state.charts, galley.crew, natural)
+    events: list[Event] = [
+        DieRolled(rule="5.31", table=f"Individual Squadron (Crew {galley.crew})", natural=natural,
+                  outcome="free to act" if free else "Cruise Speed, not adjacent to an enemy"),
+        CrewChecked(rule="5.31", galley=galley.id, free=free),
+    ]
+    restricted = False
+    if not free:
+        near = surroundings(state.board, state.galleys, galley, state.wind, state.turn).enemy_near
+        assert galley.position is not None
+        restricted = not any(h in near for h in galley.position.hexes)
+        if restricted:
+            state = state.with_galley(replace(galley, speed=SpeedSide.CRUISE))
+    return replace(state, current=PendingActivation((key,), restricted=restricted)), events
+
+
+def check_activate(state: GameState, decision: Activate) -> tuple[GameState, list[list[Event]]]:
+    """The state after the decision's plans and each plan's events; IllegalOrder if any part is illegal."""
+    _check_turn(state, decision.side, Phase.COMMAND, Phase.INDIVIDUAL)
+    if state.phase is Phase.INDIVIDUAL and state.current is None:
+        raise IllegalOrder("5.31", "name the Individual Squadron galley first (its Crew check comes before it moves)")
+    if (decision.squadron, decision.also) not in allowed(state, decision.side):
+        options = ", ".join(a + (f" + {b}" if b else "") for a, b in allowed(state, decision.side))
+        raise IllegalOrder("5.41", f"{decision.squadron}{' + ' + decision.also if decision.also else ''} may not "
+                                   f"activate now (may: {options or 'none'})")
+    members = set(state.squadron(decision.squadron).galleys)
+    if decision.also:
+        members |= set(state.squadron(decision.also).galleys)
+    planned = [p.galley for p in decision.plans]
+    if len(set(planned)) != len(planned):
+        raise IllegalOrder("6.13", "one plan per galley")
+    for gid in [*planned, *decision.refloat]:
+        if gid not in members:
+            raise IllegalOrder("5.41", f"{gid} is not in the activated squadron")
+    for gid in decision.refloat:
+        galley = state.galley(gid)
+        if galley.aground is None:
+            raise IllegalOrder("6.36", f"{gid} has not Run Aground")
+        if gid in planned:
+            raise IllegalOrder("6.36", f"{gid} tries to get off the rocks instead of moving: no plan for it")
+        if state.turn <= galley.aground.turn:
+            raise IllegalOrder("6.36", f"{gid} ran aground this turn; it may try to get off from next turn")
+    current = state.current or PendingActivation(())
+    confusion = dict(current.confusion)
+    sim = state
+    results: list[list[Event]] = []
+    for plan in decision.plans:
+        galley = sim.galley(plan.galley)
+        if plan.galley in confusion:
+            allowed_mp = max(0, speed_limit(galley, galley.speed, sim.wind).mp + confusion[plan.galley])
+            if plan.mp > allowed_mp:
+                raise IllegalOrder("5.42", f"Orders Confusion: {plan.galley} may use at most {allowed_mp} MP")
+        around = surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn)
+        if current.restricted:
+            for number, leg in enumerate(check_plan(around, galley, plan)[1:], 1):
+                if leg.ended is None and any(h in around.enemy_near for h in leg.position.hexes):
+                    raise IllegalOrder("5.31", f"step {number}: {plan.galley} failed its Crew check and may not "
+                                               "move adjacent to an enemy galley")
+        moved, events = move(around, galley, plan)
+        sim = sim.with_galley(moved)
+        results.append(list(events))
+    return sim, results
+
+
+def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
+    after, moves = check_activate(state, decision)
+    keys = (decision.squadron, decision.also) if decision.also else (decision.squadron,)
+    members = [g for k in keys for g in state.squadron(k).galleys]
+    at_max = [g for g in members if state.galley(g).speed is SpeedSide.MAXIMUM]
+    events: list[Event] = [Activated(rule="5.41", side=decision.side, squadrons=keys)]
+    # Dice from here on: nothing below may refuse the decision.
+    new = after
+    for plan, moved in zip(decision.plans, moves):
+        events += moved
+        for event in moved:
+            if isinstance(event, RanAground):
+                new, more = victory.damaged(new, event.galley, "ran aground")
+                events += more
+        # 9.1: a galley leaving the map earns nobody VP; its commanders leave with it.
+        if plan.galley in at_max and new.galley(plan.galley).position is not None:
+            new, more = fatigue.check(new, plan.galley, dice)
+            events += more
+    for gid in at_max:
+        if gid not in [p.galley for p in decision.plans] and new.galley(gid).position is not None:
+            new, more = fatigue.check(new, gid, dice)
+            events += more
+    for gid in decision.refloat:
+        galley = new.galley(gid)
+        around = surroundings(new.board, new.galleys, galley, new.wind, new.turn)
+        freed, more = extricate(around, galley, dice)
+        events += more
+        if freed.removed is Removal.STUCK:
+            new, more = eliminate(new, gid, Removal.STUCK, "stuck for good", dice, "6.36")
+            events += more
+        else:
+            new = new.with_galley(freed)
+    new, more = restore_after_command(new, keys)
+    events += more
+    new = replace(new, activated=(*new.activated, *keys), current=None, segment=Segment.PHASE_PASS)
+    return new, events

@@ -1,0 +1,85 @@
+"""Events and states in words, each event citing its rule (for reports and `pbem history`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.events import DieRolled, Event
+from engine.state import PHASE_NAMES, GameState, PhaseBegan
+
+
+def _die(event: DieRolled) -> str:
+    mods = "".join(f" {value:+d} ({why})" for why, value in event.modifiers)
+    total = f" = {event.adjusted}" if event.modifiers else ""
+    return f"{event.table}: rolled {event.natural}{mods}{total}: {event.outcome}"
+
+
+def _fields(event: Event) -> str:
+    values = msgspec.structs.asdict(event)
+    values.pop("rule", None)
+    return ", ".join(f"{k} {_plain(v)}" for k, v in values.items() if v not in (None, (), ""))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " ".join(_plain(v) for v in value)
+    if hasattr(value, "value") and not isinstance(value, (int, str)):
+        return str(value.value)
+    return str(value)
+
+
+_WORDS = {
+    "Deployed": lambda e: f"{e.side} deploy",
+    "SquadronFormed": lambda e: (f"{e.side}: Individual Squadron {e.squadron}" if e.commander is None else
+                                 f"{e.side}: {e.commander}'s squadron" + (" (Line Astern)" if e.line_astern else "")
+                                 + f": {_plain(e.galleys)}"),
+    "InitiativeWon": lambda e: (f"{e.side} has the initiative" + (" (scenario)" if e.given else "")
+                                if e.side else "initiative tied: roll again"),
+    "FirstPlayerChosen": lambda e: f"{e.side} choose: {e.first} go first in D, E and F",
+    "SpeedChosen": lambda e: (f"{e.squadron}: " + (f"Maximum Speed for {_plain(e.maximum)}, the rest Cruise"
+                                                  if e.maximum else "Cruise Speed")
+                              + (" (no choice)" if e.automatic else "")),
+    "Activated": lambda e: f"{e.side} activate {' and '.join(e.squadrons)}",
+    "DoubleActivation": lambda e: f"{e.admiral} tries a Double Activation with {e.other}: "
+                                  + ("success" if e.success else "failure, Orders Confusion"),
+    "OrdersConfused": lambda e: f"{e.galley}: Orders Confusion",
+    "CrewChecked": lambda e: f"{e.galley} " + ("is free to act" if e.free else "must keep clear of the enemy"),
+    "Fatigued": lambda e: f"{e.galley} is Fatigued F-{e.level}",
+    "Recovered": lambda e: f"{e.galley} recovers" + (f" to F-{e.level}" if e.level else ""),
+    "Transferred": lambda e: f"{e.commander} transfers to {e.galley}, on his Reduced Effectiveness side",
+    "CommanderRestored": lambda e: f"{e.commander} is back to his normal ratings",
+    "CommanderLost": lambda e: f"{e.commander} is lost: " + (f"now RE aboard {e.galley}" if e.galley else "gone"),
+    "FleetWithdraws": lambda e: f"the {e.side} fleet withdraws",
+    "VPAwarded": lambda e: f"{e.side} +{e.vp} VP: {e.galley} {e.reason}",
+    "VPLost": lambda e: f"{e.side} -{e.vp} VP: {e.galley} {e.reason}",
+    "GameEnded": lambda e: f"game over: {e.text}",
+    "HaltProposed": lambda e: f"{e.side} propose to halt play",
+    "WindChanged": lambda e: "Dead Calm" if e.wind is None else f"wind now toward {int(e.wind.direction)}, "
+                                                               f"strength {e.wind.strength}",
+    "Eliminated": lambda e: f"{e.galley} is eliminated ({e.how})",
+}
+
+
+def event_words(event: Any) -> str:
+    if isinstance(event, DieRolled):
+        return f"{_die(event)} ({event.rule})"
+    if isinstance(event, PhaseBegan):
+        seg = f" {event.segment.value}" if event.segment.value else ""
+        return f"Turn {event.turn}: {PHASE_NAMES[event.phase]}{seg}"
+    if isinstance(event, Event):
+        words = _WORDS.get(type(event).__name__)
+        text = words(event) if words else f"{type(event).__name__}: {_fields(event)}"
+        return f"{text} ({event.rule})"
+    return repr(event)
+
+
+def state_summary(state: GameState) -> str:
+    from engine.sequence import describe_phase
+
+    sides = ", ".join(
+        f"{s.name} {state.vp(s.key)} VP, {sum(1 for _ in state.galleys_of(s.key))} galleys" for s in state.sides
+    )
+    wind = "no wind" if state.wind is None else f"wind toward {int(state.wind.direction)}"
+    return f"{describe_phase(state)}; {sides}; {wind}"

@@ -1,0 +1,160 @@
+"""The typed notation of every decision (docs/orders.md, "Decisions").
+
+    deploy: G3-1 2007-2006, G3-2 2107-2106; Aeaces on G3-1
+    squadrons: line astern Chios; G3-5 to Samos
+    initiative: ionians first
+    speed Egypt: max G3-1 G3-2          (or: speed Egypt: cruise)
+    activate Egypt: G3-1 max 6: F F P F; G3-2 cruise 3: F F F; refloat G3-4
+    activate Aeaces + Egypt: ...        (a successful Double Activation)
+    double Egypt
+    individual G3-12
+    transfer Egypt to G3-14
+    concede / propose halt / accept halt
+
+The side is the one the rules ask (`parse_decision` takes it from the
+state); printing leaves it out. Hex positions use the battle's map
+notation, so reading needs the map and printing a deployment needs it too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine import orders
+from engine.decisions import (
+    AcceptHalt,
+    Activate,
+    AnyDecision,
+    Concede,
+    Deploy,
+    Double,
+    Individual,
+    Initiative,
+    ProposeHalt,
+    Speed,
+    Squadrons,
+    Transfer,
+)
+from engine.errors import NotationError
+from engine.galley import parse_galley_id
+from engine.hexes import MapSpec, SINGLE_SHEET
+from engine.position import format_position, parse_position
+
+
+def _ids(text: str) -> tuple:
+    return tuple(parse_galley_id(t) for t in text.split())
+
+
+def _parts(text: str, sep: str = ";") -> list[str]:
+    return [p.strip() for p in text.split(sep) if p.strip()]
+
+
+def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDecision:
+    line = " ".join(text.strip().split())
+    head, colon, body = line.partition(":")
+    words = head.split(" ", 1)
+    verb = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    if verb == "concede" and not colon and not rest:
+        return Concede(side=side)
+    if line.lower() == "propose halt":
+        return ProposeHalt(side=side)
+    if line.lower() == "accept halt":
+        return AcceptHalt(side=side)
+    if verb == "deploy" and colon:
+        galleys_text, _, commanders_text = body.partition(";")
+        galleys = []
+        for item in _parts(galleys_text, ","):
+            gid, _, where = item.partition(" ")
+            galleys.append((parse_galley_id(gid), format_position(parse_position(where.strip(), map_), map_)))
+        aboard = []
+        for item in _parts(commanders_text, ","):
+            match = re.fullmatch(r"(.+?) on (\S+)", item)
+            if match is None:
+                raise NotationError(f"{item!r}: write 'NAME on GALLEY'")
+            aboard.append((match.group(1), parse_galley_id(match.group(2))))
+        return Deploy(side=side, galleys=tuple(galleys), commanders=tuple(aboard))
+    if verb == "squadrons":
+        lines: tuple[str, ...] = ()
+        assign = []
+        for part in _parts(body):
+            if part.lower().startswith("line astern "):
+                lines = tuple(n.strip() for n in part[len("line astern "):].split(","))
+                continue
+            for item in _parts(part, ","):
+                match = re.fullmatch(r"(\S+) to (.+)", item)
+                if match is None:
+                    raise NotationError(f"{item!r}: write 'GALLEY to COMMANDER'")
+                assign.append((parse_galley_id(match.group(1)), match.group(2)))
+        return Squadrons(side=side, line_astern=lines, assign=tuple(assign))
+    if verb == "initiative" and colon:
+        match = re.fullmatch(r"(\S+) first", body.strip())
+        if match is None:
+            raise NotationError("write 'initiative: SIDE first'")
+        return Initiative(side=side, first=match.group(1))
+    if verb == "speed" and colon and rest:
+        level, _, ids = body.strip().partition(" ")
+        if level.lower() == "cruise" and not ids:
+            return Speed(side=side, squadron=rest)
+        if level.lower() == "max":
+            return Speed(side=side, squadron=rest, maximum=_ids(ids))
+        raise NotationError("write 'speed SQUADRON: cruise' or 'speed SQUADRON: max GALLEY ...'")
+    if verb == "activate" and colon and rest:
+        first, _, second = rest.partition(" + ")
+        plans, refloat = [], ()
+        for part in _parts(body):
+            if part.lower().startswith("refloat"):
+                refloat = _ids(part[len("refloat"):])
+            else:
+                plans.append(orders.parse_order(part))
+        return Activate(side=side, squadron=first.strip(), also=second.strip() or None, plans=tuple(plans),
+                        refloat=refloat)
+    if verb == "double" and rest and not colon:
+        return Double(side=side, other=rest)
+    if verb == "individual" and rest and not colon:
+        return Individual(side=side, galley=parse_galley_id(rest))
+    if verb == "transfer" and not colon:
+        match = re.fullmatch(r"(.+) to (\S+)", rest)
+        if match:
+            return Transfer(side=side, commander=match.group(1), to=parse_galley_id(match.group(2)))
+    raise NotationError(
+        f"not a decision: {text!r} (deploy, squadrons, initiative, speed, activate, double, individual, "
+        "transfer, concede, propose halt, accept halt: see docs/orders.md)"
+    )
+
+
+def format_decision(decision: AnyDecision) -> str:
+    if isinstance(decision, Deploy):
+        galleys = ", ".join(f"{g} {p}" for g, p in decision.galleys)
+        aboard = ", ".join(f"{name} on {g}" for name, g in decision.commanders)
+        return f"deploy: {galleys}" + (f"; {aboard}" if aboard else "")
+    if isinstance(decision, Squadrons):
+        parts = [f"line astern {', '.join(decision.line_astern)}"] if decision.line_astern else []
+        if decision.assign:
+            parts.append(", ".join(f"{g} to {name}" for g, name in decision.assign))
+        return "squadrons" + (": " + "; ".join(parts) if parts else "")
+    if isinstance(decision, Initiative):
+        return f"initiative: {decision.first} first"
+    if isinstance(decision, Speed):
+        if not decision.maximum:
+            return f"speed {decision.squadron}: cruise"
+        return f"speed {decision.squadron}: max " + " ".join(str(g) for g in decision.maximum)
+    if isinstance(decision, Activate):
+        who = decision.squadron + (f" + {decision.also}" if decision.also else "")
+        parts = [orders.format_order(p) for p in decision.plans]
+        if decision.refloat:
+            parts.append("refloat " + " ".join(str(g) for g in decision.refloat))
+        return f"activate {who}:" + (" " + "; ".join(parts) if parts else "")
+    if isinstance(decision, Double):
+        return f"double {decision.other}"
+    if isinstance(decision, Individual):
+        return f"individual {decision.galley}"
+    if isinstance(decision, Transfer):
+        return f"transfer {decision.commander} to {decision.to}"
+    if isinstance(decision, Concede):
+        return "concede"
+    if isinstance(decision, ProposeHalt):
+        return "propose halt"
+    if isinstance(decision, AcceptHalt):
+        return "accept halt"
+    raise NotationError(f"no notation for {decision!r}")

@@ -1,0 +1,107 @@
+"""`apply` and `pending`: a decision checked against whose turn it is and dispatched to its rule.
+
+Every check runs before the first die: each rule module validates the
+whole decision before it rolls, and once it rolls it does not refuse.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import activation, commanders, initiative, sequence, setup, victory
+from engine.decisions import (
+    AcceptHalt,
+    Activate,
+    AnyDecision,
+    Concede,
+    Deploy,
+    Double,
+    Individual,
+    Initiative,
+    ProposeHalt,
+    Speed,
+    Squadrons,
+    Transfer,
+)
+from engine.dice import Dice
+from engine.errors import IllegalOrder, WrongPlayer
+from engine.events import Event
+from engine.state import GameState, Phase
+
+
+class Pending(msgspec.Struct, frozen=True):
+    """Who must act next (the protocol's Pending, without importing it)."""
+
+    side: str | None
+    kind: str
+    prompt: str
+    automatic: bool = False
+    finished: bool = False
+
+
+class HaltProposed(Event, frozen=True, kw_only=True):
+    side: str
+
+
+def pending(state: GameState) -> Pending:
+    if state.result is not None:
+        return Pending(None, "over", state.result.text, finished=True)
+    due = sequence.decision_due(state)
+    if due is None:
+        return Pending(None, "automatic", sequence.describe_phase(state), automatic=True)
+    return Pending(due.side, due.kind, f"{sequence.describe_phase(state)}: {due.prompt}")
+
+
+_KINDS: dict[str, tuple[type, ...]] = {
+    "deploy": (Deploy,),
+    "squadrons": (Squadrons,),
+    "initiative": (Initiative,),
+    "speed": (Speed,),
+    "activate": (Activate, Double),
+    "individual": (Individual,),
+}
+_TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
+
+
+def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameState, list[Event]]:
+    if state.result is not None:
+        raise IllegalOrder("9.1", f"the game is over: {state.result.text}")
+    due = sequence.decision_due(state)
+    if due is None:
+        raise IllegalOrder("3.1", f"no decision is wanted now ({sequence.describe_phase(state)})")
+    if decision.side != due.side:
+        raise WrongPlayer(f"{due.side} decides now ({due.prompt}), not {decision.side}")
+    if state.halt_proposed is not None and state.halt_proposed != decision.side and not isinstance(decision, AcceptHalt):
+        state = replace(state, halt_proposed=None)  # carrying on declines the offer
+    if isinstance(decision, Concede):
+        return victory.end(state, victory.concession(state, decision.side))
+    if isinstance(decision, ProposeHalt):
+        return replace(state, halt_proposed=decision.side), [HaltProposed(rule="9.1", side=decision.side)]
+    if isinstance(decision, AcceptHalt):
+        if state.halt_proposed != state.other(decision.side):
+            raise IllegalOrder("9.1", "the other side has not proposed to halt")
+        return victory.end(state, victory.halt(state))
+    if isinstance(decision, Transfer):
+        if due.kind not in _TRANSFER_WHEN or state.current is not None:
+            raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
+                                       "not in the middle of an activation")
+        return commanders.transfer(state, decision, dice)
+    if not isinstance(decision, _KINDS[due.kind]):
+        raise IllegalOrder("3.1", f"{due.prompt}: a {decision.__struct_config__.tag} decision does not fit")
+    if isinstance(decision, Deploy):
+        return setup.apply_deploy(state, decision)
+    if isinstance(decision, Squadrons):
+        return sequence.settle_squadrons(state, decision)
+    if isinstance(decision, Initiative):
+        return initiative.choose_first(state, decision)
+    if isinstance(decision, Speed):
+        return sequence.choose_speed(state, decision)
+    if isinstance(decision, Double):
+        if state.current is not None or state.phase is not Phase.COMMAND:
+            raise IllegalOrder("5.42", "a Double Activation is declared at the start of an activation in phase E")
+        return activation.apply_double(state, decision, dice)
+    if isinstance(decision, Individual):
+        return activation.apply_individual(state, decision, dice)
+    assert isinstance(decision, Activate)
+    return activation.apply_activate(state, decision, dice)

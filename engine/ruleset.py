@@ -1,0 +1,108 @@
+"""War Galley behind the protocol's ruleset contract (pbem/ruleset.py), without importing pbem.
+
+Decisions cross the boundary as JSON values (engine.decisions' tagged
+form); states are `engine.state.GameState`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine import describe, legal as legal_actions, notation, play, rulesdata, sequence
+from engine.decisions import from_json, to_json
+from engine.errors import RulesDataError, RulesError
+from engine.scenario import (
+    BATTLES_DIR,
+    builtin_commanders,
+    builtin_manifest,
+    builtin_scenarios,
+    parse_scenario,
+    side_galleys,
+)
+from engine.setup import new_game
+from engine.state import GameState, encode_state
+
+
+class ScenarioSummary:
+    """What `pbem scenarios` lists (the protocol's ScenarioInfo shape)."""
+
+    def __init__(self, name: str, title: str, sides: tuple[str, str], summary: str) -> None:
+        self.name, self.title, self.sides, self.summary = name, title, sides, summary
+
+
+class WarGalley:
+    name = "war-galley"
+    version = "1"
+    illegal_errors: tuple[type[Exception], ...] = (RulesError,)
+
+    # --- data ---
+    def default_rules_data(self) -> bytes:
+        return rulesdata.default_rules_data()
+
+    def scenarios(self) -> list[ScenarioSummary]:
+        out = []
+        for s in builtin_scenarios():
+            sides = (s.sides[0].key, s.sides[1].key)
+            summary = (f"{s.year_bc} B.C., {s.sides[0].name} v {s.sides[1].name}, "
+                       f"{sum(len(side_galleys(side)) for side in s.sides)} galleys, difficulty {s.difficulty:g}")
+            out.append(ScenarioSummary(s.key, f"{s.name}: {s.title}", sides, summary))
+        return out
+
+    def builtin_scenario(self, name: str) -> bytes | None:
+        path = BATTLES_DIR / f"{name}.toml"
+        return path.read_bytes() if path.is_file() else None
+
+    def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
+        data = self.builtin_scenario(name_or_path)
+        if data is not None:
+            return name_or_path, data
+        path = Path(name_or_path)
+        if not path.is_file():
+            names = ", ".join(s.key for s in builtin_scenarios())
+            raise RulesDataError(f"no scenario {name_or_path!r} (built in: {names})")
+        data = path.read_bytes()
+        return parse_scenario(data, str(path), builtin_manifest(), builtin_commanders()).key, data
+
+    def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+        parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
+        s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+        return s.sides[0].key, s.sides[1].key
+
+    # --- the contract ---
+    def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
+        return new_game(scenario_data, rules_data, options)
+
+    def pending(self, state: GameState) -> play.Pending:
+        return play.pending(state)
+
+    def legal(self, state: GameState) -> list[Any]:
+        return [to_json(d) for d in legal_actions.legal(state)]
+
+    def apply(self, state: GameState, decision: Any, dice: Any) -> tuple[GameState, list[Any]]:
+        return play.apply(state, from_json(decision), dice)
+
+    def advance(self, state: GameState, dice: Any) -> tuple[GameState, list[Any]]:
+        return sequence.advance(state, dice)
+
+    def state_bytes(self, state: GameState) -> bytes:
+        return encode_state(state)
+
+    def parse_order(self, text: str, state: GameState) -> Any:
+        side = play.pending(state).side or ""
+        return to_json(notation.parse_decision(text, side, state.board.map))
+
+    def format_order(self, decision: Any) -> str:
+        return notation.format_decision(from_json(decision))
+
+    def describe(self, state: GameState) -> str:
+        return describe.state_summary(state)
+
+    def describe_event(self, event: Any) -> str:
+        return describe.event_words(event)
+
+    def result(self, state: GameState) -> str | None:
+        return state.result.text if state.result is not None else None
+
+
+RULESET = WarGalley()
