@@ -30,7 +30,7 @@ from pbem.movefile import author_of, file_name
 from .conftest import Kit, Recorded
 
 FIXTURE_OK = settings(
-    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
 
 
@@ -56,7 +56,7 @@ def load_fails(folder: Path, k: int, raw: bytes) -> PbemError:
 # ----- any damage to any file ------------------------------------------------------------
 
 
-@FIXTURE_OK
+@settings(FIXTURE_OK, max_examples=250)
 @given(data=st.data())
 def test_flipping_any_byte_of_any_file_is_caught_naming_that_file(recorded: Recorded, game_dir: Path, data: st.DataObject) -> None:
     k = data.draw(st.integers(0, len(recorded.raws) - 1), label="file")
@@ -374,7 +374,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=JSON_VALUES)
 def test_canonical_round_trip(value: Any) -> None:
     data = canonical.encode(value)
@@ -382,7 +382,7 @@ def test_canonical_round_trip(value: Any) -> None:
     assert data == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=JSON_VALUES, sort=st.booleans(), spaced=st.booleans(), ascii_only=st.booleans(), indent=st.sampled_from([None, 0, 2]))
 def test_any_other_serialisation_of_a_value_is_refused(value: Any, sort: bool, spaced: bool, ascii_only: bool, indent: int | None) -> None:
     other = json.dumps(
