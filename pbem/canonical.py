@@ -49,6 +49,8 @@ def decode(data: bytes, what: str) -> Any:
         raise MalformedFile(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise MalformedFile(f"{what}: not JSON ({exc.msg} at char {exc.pos})") from None
+    except ValueError as exc:  # e.g. an integer longer than Python's int-string limit
+        raise MalformedFile(f"{what}: not acceptable JSON ({exc})") from None
     try:
         again = encode(value)
     except (_Rejected, UnicodeEncodeError) as exc:

@@ -1,7 +1,7 @@
 """The reverse hash chain each player commits to at set-up (docs/protocol.md).
 
 seed   s   = HMAC-SHA256(key = the 32-byte Ed25519 private seed,
-                         msg = b"pbem-chain-seed-v1" || game id (ASCII))
+                         msg = b"pbem-chain-seed-v1" || game id || nonce (both ASCII hex))
 chain  c_0 = s,  c_(j+1) = SHA-256(c_j)
 anchor     = c_N (published in the set-up file), N = the chain length
 reveal j   = c_(N-j), for the author's j-th move file (j = 1, 2, ...)
@@ -9,7 +9,9 @@ reveal j   = c_(N-j), for the author's j-th move file (j = 1, 2, ...)
 So SHA-256(reveal j) == reveal j-1 (reveal 0 is the anchor): anyone can check
 a reveal, nobody can compute the next one before its owner publishes it, and
 its owner cannot choose it (the anchor fixed it). The seed comes from the
-signing key, so there is nothing extra to keep or lose.
+signing key and values published in the player's own set-up file, so there is
+nothing extra to keep or lose. The nonce is fresh for every set-up file: a
+host who re-uses a game id must not get the guest's old chain back.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ DEFAULT_LENGTH = 100_000
 SEED_LABEL = b"pbem-chain-seed-v1"
 
 
-def seed(private_raw: bytes, game_id: str) -> bytes:
-    return hmac.new(private_raw, SEED_LABEL + game_id.encode("ascii"), hashlib.sha256).digest()
+def seed(private_raw: bytes, game_id: str, nonce: str) -> bytes:
+    message = SEED_LABEL + game_id.encode("ascii") + nonce.encode("ascii")
+    return hmac.new(private_raw, message, hashlib.sha256).digest()
 
 
 def step(value: bytes) -> bytes:

@@ -3,11 +3,13 @@
 Exit codes (docs/cli.md): 0 success; 1 other error; 2 usage; 3 missing file;
 4 malformed file; 5 bad signature; 6 broken chain; 7 bad reveal; 8 wrong game;
 9 wrong turn; 10 equivocation; 11 illegal decision; 12 state mismatch;
-13 key problem; 14 ruleset problem; 15 game over; 16 folder problem.
+13 key problem; 14 ruleset problem; 15 game over; 16 folder problem;
+70 internal error (a bug).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -372,4 +374,9 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("pbem: interrupted; the game folder is unchanged unless a file was reported written", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug, not bad input: say so in one line; PBEM_DEBUG=1 shows the traceback
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        typer.echo(f"pbem: internal error: {type(exc).__name__}: {exc} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
+        sys.exit(70)
     sys.exit(result if isinstance(result, int) else 0)

@@ -28,7 +28,7 @@ LABEL = b"pbem-dice-v1"
 LIMIT = 252
 
 
-class RecordedRoll(msgspec.Struct, frozen=True, array_like=True):
+class RecordedRoll(msgspec.Struct, frozen=True, array_like=True, forbid_unknown_fields=True):
     """A die as recorded in a file: [index, purpose, face]."""
 
     index: int

@@ -50,20 +50,38 @@ def read(path: Path) -> bytes:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that it appears whole or not at all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-    )
+    write_all_atomic([(path, data)])
+
+
+def write_all_atomic(items: list[tuple[Path, bytes]]) -> None:
+    """Write several files all or nothing: every one is staged and flushed before any is renamed.
+
+    A full disk or any other write error shows while staging, and then no
+    file appears. (A rename within one folder does not need new space.)
+    """
+    staged: list[tuple[str, Path]] = []
     try:
-        with handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(handle.name, path)
+        for path, data in items:
+            if path.parent.exists() and not path.parent.is_dir():
+                raise FolderProblem(f"{path.parent}: is a file, not a game folder")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = tempfile.NamedTemporaryFile(
+                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+            )
+            staged.append((handle.name, path))
+            with handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        for temporary, path in staged:
+            os.replace(temporary, path)
     except OSError as exc:
-        Path(handle.name).unlink(missing_ok=True)
-        raise FolderProblem(f"{path}: cannot write ({exc.strerror})") from None
-    _sync_dir(path.parent)
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+        where = staged[-1][1] if staged else items[0][0]
+        raise FolderProblem(f"{where}: cannot write ({exc.strerror or exc})") from None
+    for folder in {path.parent for path, _ in items}:
+        _sync_dir(folder)
 
 
 def _sync_dir(folder: Path) -> None:

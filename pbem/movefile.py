@@ -29,8 +29,10 @@ MAX_DECISIONS = 1000
 Author = Literal["host", "guest"]
 OptionValue = Union[str, int, bool]
 
-HEX64 = re.compile(r"^[0-9a-f]{64}$")
-GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+# \Z, not $: `$` would also match before a final newline.
+HEX64 = re.compile(r"\A[0-9a-f]{64}\Z")
+GAME_ID = re.compile(r"\A[0-9a-f]{32}\Z")
+MAX_TIME = 253402300799  # 9999-12-31T23:59:59Z: every date a report can print
 
 
 class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -41,6 +43,7 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     side: str  # the ruleset's name for the side he plays
     anchor: str  # hex of c_N, the end of his reveal chain
     chain: int  # N
+    nonce: str  # 32 hex digits, fresh per set-up file: part of the chain's seed
 
 
 class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
@@ -153,6 +156,8 @@ def parse(raw: bytes, what: str) -> SignedFile:
 
 def _check_fields(body: Body, what: str) -> None:
     """The rules msgspec's types cannot say: formats and the file's place."""
+    if not 0 <= body.time <= MAX_TIME:
+        raise MalformedFile(f"{what}: time {body.time} is not a date between 1970 and 9999")
     if not GAME_ID.match(body.game):
         raise MalformedFile(f"{what}: game id {body.game!r} is not 32 lowercase hex digits")
     expected_kind = {0: "invite", 1: "accept"}.get(body.seq, "move")
@@ -186,6 +191,8 @@ def _check_fields(body: Body, what: str) -> None:
 def _check_player(player: Player, what: str) -> None:
     if not HEX64.match(player.anchor):
         raise MalformedFile(f"{what}: anchor is not 64 hex digits")
+    if not GAME_ID.match(player.nonce):
+        raise MalformedFile(f"{what}: nonce is not 32 hex digits")
     if not 1 <= player.chain <= 10_000_000:
         raise MalformedFile(f"{what}: chain length {player.chain} outside 1..10000000")
     if not player.name or len(player.name) > 100:

@@ -15,6 +15,7 @@ first, then decides.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time as _time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,13 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
         raise MalformedFile(f"{what}: file 0 must be an invitation")
     ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
     ruleset = find(body.ruleset)
+    try:
+        return _setup(body, ruleset, what)
+    except ruleset.illegal_errors as exc:
+        raise RulesetProblem(f"{what}: the ruleset refuses the game's set-up: {exc}") from None
+
+
+def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
     if ruleset.version != body.ruleset_version:
         raise RulesetProblem(
             f"{what}: the game uses {body.ruleset} {body.ruleset_version}, "
@@ -350,8 +358,6 @@ def now() -> int:
 
 
 def new_game_id() -> str:
-    import secrets
-
     return secrets.token_hex(16)
 
 
@@ -374,7 +380,8 @@ def make_invite(
     sides = ruleset.sides(scenario_data, rules)
     if side not in sides:
         raise MalformedFile(f"side {side!r} is not a side of {scenario_name} (choose {' or '.join(sides)})")
-    seed = chain.seed(host.private_raw(), game_id)
+    nonce = secrets.token_hex(16)
+    seed = chain.seed(host.private_raw(), game_id, nonce)
     body = Invite(
         pbem=movefile.FORMAT_VERSION,
         game=game_id,
@@ -390,7 +397,7 @@ def make_invite(
         scenario_hash=sha256_hex(scenario_data),
         scenario_data="" if scenario_data == builtin else _text(scenario_data, "scenario"),
         options=options,
-        host=Player(host_name, host.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length),
+        host=Player(host_name, host.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
     )
     signed = movefile.sign(body, host)
     check_invite(signed, "the new invitation")
@@ -411,7 +418,8 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
         raise KeyProblem("you cannot accept your own invitation with the host's key")
     sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
     side = sides[1] if sides[0] == game.setup.host.side else sides[0]
-    seed = chain.seed(guest.private_raw(), game.game_id)
+    nonce = secrets.token_hex(16)
+    seed = chain.seed(guest.private_raw(), game.game_id, nonce)
     body = Accept(
         pbem=movefile.FORMAT_VERSION,
         game=game.game_id,
@@ -419,7 +427,7 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
         prev=game.files[0].hash_hex,
         author="guest",
         time=now(),
-        guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length),
+        guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
     )
     return movefile.sign(body, guest)
 
@@ -453,8 +461,14 @@ def outlook(game: Game, me: Identity) -> Outlook:
         raise WrongTurn("the game is not accepted yet")
     player = game.player(role)
     assert player is not None
-    seed = chain.seed(me.private_raw(), game.game_id)
-    reveal = chain.reveal(seed, player.chain, game.reveals_made(role) + 1)
+    seed = chain.seed(me.private_raw(), game.game_id, player.nonce)
+    made = game.reveals_made(role)
+    if made >= player.chain:
+        raise KeyProblem(
+            f"your reveal chain for this game is used up ({player.chain} files); "
+            "the game cannot go on (start the next game with a longer --chain-length)"
+        )
+    reveal = chain.reveal(seed, player.chain, made + 1)
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
     resolution = resolve(game, game.next_seq - 1, reveal)

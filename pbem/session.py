@@ -26,7 +26,10 @@ from pbem.referee import Game
 
 
 def when(timestamp: int) -> str:
-    return _dt.datetime.fromtimestamp(timestamp, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        return _dt.datetime.fromtimestamp(timestamp, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    except (ValueError, OverflowError, OSError):
+        return f"{timestamp} (not a date)"
 
 
 # ----- keys ---------------------------------------------------------------------------
@@ -78,9 +81,16 @@ def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[by
 # ----- set-up ---------------------------------------------------------------------------
 
 
-def start(folder: Path, invite: SignedFile) -> Path:
+def _new_folder(folder: Path, purpose: str) -> None:
+    """Refuse a game folder that is a file or already holds something."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: is a file; give a new folder for {purpose}")
     if folder.exists() and any(folder.iterdir()):
-        raise UsageError(f"{folder}: the folder is not empty; choose a new one for a new game")
+        raise UsageError(f"{folder}: the folder is not empty; choose a new one for {purpose}")
+
+
+def start(folder: Path, invite: SignedFile) -> Path:
+    _new_folder(folder, "a new game")
     path = folder / file_name(0)
     folders.write_atomic(path, invite.raw)
     return path
@@ -93,11 +103,9 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
     signed = movefile.parse(raw, what)
     game = referee.replay([raw], [what])
     acceptance = referee.make_accept(game, me, name, chain_length)
-    if out.exists() and any(out.iterdir()):
-        raise UsageError(f"{out}: the folder is not empty; choose a new one for this game")
-    folders.write_atomic(out / file_name(0), signed.raw)
+    _new_folder(out, "this game")
     path = out / file_name(1)
-    folders.write_atomic(path, acceptance.raw)
+    folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
     return referee.load(out), path
 
 
@@ -140,8 +148,7 @@ def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
             raise BrokenChain(f"{what}: is file {seq}, but the game needs file {game.next_seq} first")
         referee.admit(game, signed, what)
         added.append((folder / file_name(seq), raw))
-    for path, raw in added:
-        folders.write_atomic(path, raw)
+    folders.write_all_atomic(added)
     return Received([p for p, _ in added], already)
 
 

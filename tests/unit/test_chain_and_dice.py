@@ -7,16 +7,16 @@ from pbem import chain, dice
 
 
 def test_documented_chain_vector() -> None:
-    seed = chain.seed(bytes(32), "00112233445566778899aabbccddeeff")
-    assert seed.hex() == "676f09fe47528992637cb3c6f04aa8e5ced67662483e4565718e496a6c95d81b"
-    assert chain.anchor(seed, 3).hex() == "d30e9c97eedadb586fcae1fc40589582875950ed3321e867fd71280414e42638"
-    assert chain.reveal(seed, 3, 1).hex() == "7c691cb634ef6ba2f19bcb8eafff6c5f5c0fd9d200887e3c9324860e9d01e0dd"
-    assert chain.reveal(seed, 3, 2).hex() == "02e92e0d4fe56e6db1acaa84e409faba99a841ae5596aca176a5ccc39bff3f0d"
+    seed = chain.seed(bytes(32), "00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100")
+    assert seed.hex() == "f0f488ac8f79e5bcbe5bbdcbfefaf4c9300341b4ad79c47d81e1a7d2a0ed2c69"
+    assert chain.anchor(seed, 3).hex() == "4558b5e3b516ec0b20f035faa7e22b9c3bf29cf5ef1898ce0eb2bffa11a61b49"
+    assert chain.reveal(seed, 3, 1).hex() == "2a8e24108c36286668d9aa6e8332642235d36595044e5c63ec97dc532dc89744"
+    assert chain.reveal(seed, 3, 2).hex() == "32dd28071aef96c26e2e143e39ee03bed72399f8a231ebfe67cece29b036d699"
 
 
 @pytest.mark.parametrize("length", [1, 255, 256, 257, 1000])
 def test_every_reveal_follows_the_one_before(length: int) -> None:
-    seed = chain.seed(b"\x01" * 32, "ab" * 16)
+    seed = chain.seed(b"\x01" * 32, "ab" * 16, "01" * 16)
     previous = chain.anchor(seed, length)
     for j in range(1, length + 1):
         value = chain.reveal(seed, length, j)
@@ -28,7 +28,7 @@ def test_every_reveal_follows_the_one_before(length: int) -> None:
 
 
 def test_skipping_a_chain_value_does_not_follow() -> None:
-    seed = chain.seed(b"\x02" * 32, "cd" * 16)
+    seed = chain.seed(b"\x02" * 32, "cd" * 16, "02" * 16)
     anchor = chain.anchor(seed, 10)
     assert not chain.follows(chain.reveal(seed, 10, 2), anchor)
 
