@@ -67,7 +67,7 @@ def event_words(event: Any) -> str:
         return f"{_die(event)} ({event.rule})"
     if isinstance(event, PhaseBegan):
         seg = f" {event.segment.value}" if event.segment.value else ""
-        return f"Turn {event.turn}: {PHASE_NAMES[event.phase]}{seg}"
+        return f"Turn {event.turn}: {PHASE_NAMES[event.phase]}{seg} ({event.rule})"
     if isinstance(event, Event):
         words = _WORDS.get(type(event).__name__)
         text = words(event) if words else f"{type(event).__name__}: {_fields(event)}"

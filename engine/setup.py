@@ -271,6 +271,9 @@ def _task(
         free = tuple(c for c in group.commanders if c not in placed_commanders)
         if group.zone is None and group.assign == "in_order" and group.galleys:
             on_map = tuple(g for g in members if galleys[g].position is not None)
+            if not on_map:  # the whole group waits off the map: its commanders lead it in
+                placed_commanders.update({c: members[0] for c in free})
+                free = ()
             if len(on_map) == 1:
                 placed_commanders.update({c: on_map[0] for c in free})
                 free = ()
@@ -332,6 +335,14 @@ def _deploy_position(state: GameState, galley_id: GalleyId, text: str) -> Positi
     return position
 
 
+def _named_bow(task: DeployTask, position: Position, h: Hex, state: GameState) -> bool:
+    """A zone's listed bow hexes may be land: Drepanum's galleys start bow in port."""
+    if h != position.bow:
+        return False
+    name = format_hex(state.board.map.number(h))
+    return any(group.zone is not None and name in group.zone.bow_hexes for group in task.groups)
+
+
 def check_deploy(state: GameState, decision: Deploy) -> None:
     """IllegalOrder unless `decision` places exactly what the side's set-up task leaves open."""
     if not state.deploy or state.deploy[0].side != decision.side:
@@ -341,6 +352,7 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
     if len(placed) != len(decision.galleys):
         raise IllegalOrder("set-up", "a galley is placed twice")
     occupied = {h: g.id for g in state.galleys if g.position is not None for h in g.position.hexes}
+    task = state.deploy[0]
     for gid, position in placed.items():
         if not state.has_galley(gid):
             raise IllegalOrder("set-up", f"no galley {gid} in this battle")
@@ -349,7 +361,7 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
         for h in position.hexes:
             if h in occupied:
                 raise IllegalOrder("6.6", f"{gid} at {state.board.map.format(h)}: {occupied[h]} is there")
-            if state.board.map.contains(h) and not state.board.is_sea(h):
+            if state.board.map.contains(h) and not state.board.is_sea(h) and not _named_bow(task, position, h, state):
                 raise IllegalOrder("6.31", f"{gid}: {state.board.map.format(h)} is land")
             occupied[h] = gid
     used: set[GalleyId] = set()
@@ -413,8 +425,10 @@ def zone_positions(state: GameState, zone: Zone, double: bool, taken: Iterable[H
             facings = [Direction.DOWN if map_.number(h).row < middle else Direction.UP]
         for facing in facings:
             p = Position(h, facing, double)
+            named = format_hex(map_.number(p.bow)) in zone.bow_hexes
             if _in_zone(state, zone, p) is None and all(
-                x not in busy and (state.board.is_sea(x) or not map_.contains(x)) for x in p.hexes
+                x not in busy and (state.board.is_sea(x) or not map_.contains(x) or (named and x == p.bow))
+                for x in p.hexes
             ):
                 out.append(p)
     return out
