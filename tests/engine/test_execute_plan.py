@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import OPEN_SEA, Board
+from engine.board import OPEN_SEA
 from engine.combat_orders import format_combat_order, parse_combat_order, parse_combat_step, format_combat_step
 from engine.combat_record import CombatOptions, CombatRecord
 from engine.combat_steps import (
@@ -27,7 +27,7 @@ from engine.galley import Colour, Galley
 from engine.hexes import DIRECTIONS, Hex, direction_to
 from engine.movement import Leg, MarkerRemoved, Mover, RanAground, advance, check_plan, surroundings
 from engine.position import Around, Position, Side, format_position
-from engine.ramming import RamResolved, Retreat
+from engine.ramming import Retreat
 from engine.ratings import SpeedSide
 from engine.reactions import parse_reactions
 

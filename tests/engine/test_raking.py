@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import OPEN_SEA
 from engine.charts import rake_range
 from engine.combat_record import CombatRecord
 from engine.combat_steps import PlanEnd

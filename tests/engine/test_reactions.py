@@ -11,9 +11,7 @@ from engine.board import OPEN_SEA
 from engine.combat_record import CombatRecord
 from engine.combat_steps import PlanEnd, PlanHalted, MPExpended
 from engine.errors import NotationError
-from engine.events import Event
 from engine.galley import Capture, Colour, GalleyId, GalleyType
-from engine.position import Side
 from engine.ramming import RamResolved, RamResult
 from engine.reactions import (
     AvoidBy,
@@ -32,9 +30,8 @@ from engine.reactions import (
     rams_in_reaction,
     reaction_orders,
 )
-from engine.ratings import SpeedSide
 
-from .combat_support import CHARTS, fleet, gid, of, play, rolls, ship, where
+from .combat_support import CHARTS, fleet, gid, of, play, rolls, ship
 
 # --- notation ---
 
