@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -38,12 +38,13 @@ from engine.avoidance import avoidance_refusal, can_succeed
 from engine.board import Board
 from engine.charts import Charts
 from engine.combat_record import CombatOptions, CombatRecord
-from engine.diekplus import clear_of_ships, pass_through_plan, passage, passed
+from engine.diekplus import PASS_MP, clear_of_ships, pass_through_plan, passage, passed
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.galley import Aground, Colour, End, Galley, GalleyId, MoveRecord, Removal
 from engine.hexes import neighbour
+from engine.leg import pay
 from engine.movement import (
     Ending,
     LeftMap,
@@ -55,7 +56,6 @@ from engine.movement import (
     Stepped,
     advance,
     begin,
-    describe,
     finish,
     mover_for,
     register_step,
@@ -66,7 +66,18 @@ from engine.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
 from engine.ramming import FirepotsHook, RamMissed, RamResult, Retreat, ram_refusal, resolve_ram
 from engine.ratings import SpeedSide
 from engine.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
-from engine.steps import Backwater, BowFlank, FacingChange, Forward, LowerSails, Plan, RaiseSails, Step, TurnAround
+from engine.steps import (
+    Backwater,
+    BowFlank,
+    FacingChange,
+    Forward,
+    LowerSails,
+    Plan,
+    RaiseSails,
+    Step,
+    TurnAround,
+    describe,
+)
 
 _STEP_RULES: dict[type[Step], str] = {
     Backwater: "6.33", FacingChange: "6.34", TurnAround: "6.35", RaiseSails: "6.21", LowerSails: "6.21",
@@ -78,6 +89,8 @@ _STEP_RULES: dict[type[Step], str] = {
 class Ram(Step, frozen=True):
     """Ram `target` from here (7.1); a Retracting rammer backwaters `retract`-wards if it can."""
 
+    words: ClassVar[str] = "ramming"
+
     target: GalleyId
     retract: Retreat = Retreat.STERN
 
@@ -85,12 +98,16 @@ class Ram(Step, frozen=True):
 class Rake(Step, frozen=True):
     """Rake `target` on the pass just made (7.21); `side`, if given, is the side the pass must rake."""
 
+    words: ClassVar[str] = "raking"
+
     target: GalleyId
     side: Side | None = None
 
 
 class PassThrough(Step, frozen=True):
     """2 MP dead ahead through `target` (7.24-7.25), passing its `side`; rake it, or `rake` beside it."""
+
+    words: ClassVar[str] = "a Pass-Through"
 
     target: GalleyId
     side: Side | None = None
@@ -100,6 +117,8 @@ class PassThrough(Step, frozen=True):
 class Anastrophe(Step, frozen=True):
     """The whole activation (7.3): rake `target` (passing its `side` if by Diekplus), turn about, ram."""
 
+    words: ClassVar[str] = "an Anastrophe"
+
     target: GalleyId
     side: Side | None = None
     retract: Retreat = Retreat.STERN
@@ -107,12 +126,10 @@ class Anastrophe(Step, frozen=True):
 
 CombatStep = Ram | Rake | PassThrough | Anastrophe
 
-_NAMES = {Ram: "ramming", Rake: "raking", PassThrough: "a Pass-Through", Anastrophe: "an Anastrophe"}
-
-
 def describe_step(step: Step) -> str:
-    name = _NAMES.get(type(step))
-    return f"{name} {step.target}" if name else describe(step)  # type: ignore[attr-defined]
+    """Words for refusals: "ramming R5-3", "moving forward"."""
+    target = getattr(step, "target", None)
+    return f"{describe(step)} {target}" if isinstance(step, CombatStep) and target else describe(step)
 
 
 # --- their movement effect ----------------------------------------------------------
@@ -137,14 +154,9 @@ def _pass_rule(mover: Mover, leg: Leg, step: PassThrough) -> Leg | Refused:
         return Refused("7.24", "a Pass-Through needs Maximum Speed")
     if leg.backwatered:
         return Refused("6.33", "a galley that backwaters may not move forward that turn")
-    if not leg.started:
-        limit = mover.limit(leg.sails_up)
-        if leg.announced is not None and leg.announced > limit.mp:
-            return Refused(limit.rule, f"{limit.reason}; {leg.announced} MP announced")
-        budget = leg.budget if leg.announced is not None else min(leg.budget, limit.mp)
-        leg = replace(leg, started=True, budget=budget)
-    if leg.spent + 2 > leg.budget:
-        return Refused("7.25", f"a Pass-Through costs 2 MP; {leg.budget - leg.spent} MP left")
+    paid = pay(mover, leg, PASS_MP, step)
+    if isinstance(paid, Refused):
+        return paid
     board = mover.surroundings.board
     for h in passage(leg.position):
         occupant = mover.surroundings.occupied.get(h)
@@ -152,7 +164,7 @@ def _pass_rule(mover: Mover, leg: Leg, step: PassThrough) -> Leg | Refused:
             return Refused("6.6", f"{board.map.format(h)} is occupied by {occupant}")
         if occupant is None and not board.is_sea(h):
             return Refused("7.25", f"{board.map.format(h)} is not sea")
-    return replace(leg, position=passed(leg.position), spent=leg.spent + 2, advanced=True)
+    return replace(paid, position=passed(leg.position), advanced=True)
 
 
 def _anastrophe_rule(mover: Mover, leg: Leg, step: Anastrophe) -> Leg | Refused:
