@@ -41,6 +41,7 @@ from engine.contact import (
 from engine.errors import RulesDataError
 from engine.galley import Colour, Galley, GalleyId, GalleyType
 from engine.hexes import Hex
+from engine.manifest import expand_galleys
 from engine.position import Around, Position
 
 
@@ -218,8 +219,6 @@ def devices_for(scenario: Any, options: Mapping[str, str] | None = None) -> Devi
     `no_fire`, `flame_capable`, `flame_throwers` and `all_towers` (with their
     parameters) from the scenario's special rules.
     """
-    from engine.manifest import expand_galleys  # scenario data helpers, read only here
-
     chosen = dict(options or {})
     sets: dict[str, set[GalleyId]] = {"corvus": set(), "harpax": set(), "flame": set(), "firepots": set()}
     by_type: dict[str, list[GalleyId]] = {}

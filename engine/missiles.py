@@ -244,7 +244,12 @@ def fire(
     order: FireOrder,
     timing: FireTiming,
     dice: Dice,
-    **checks: object,
+    *,
+    already_fired: bool = False,
+    provoked_by: Mapping[GalleyId, Provocation] | None = None,
+    rammed_by: GalleyId | None = None,
 ) -> Resolution:
-    """Check and resolve one galley's fire on its own (no simultaneous answer)."""
-    return resolve_fire(field, [check_fire(field, order, timing, **checks)], dice)  # type: ignore[arg-type]
+    """Check and resolve one galley's fire on its own (nothing fires back at the same time)."""
+    volley = check_fire(field, order, timing, already_fired=already_fired, provoked_by=provoked_by,
+                        rammed_by=rammed_by)
+    return resolve_fire(field, [volley], dice)

@@ -200,3 +200,17 @@ def test_flame_capability_is_lost_with_the_towers() -> None:
     assert flame_capable(devices, g)
     assert not flame_capable(devices, replace(g, towers_jettisoned=True))
     assert not flame_capable(replace(devices, no_fire=True), g)
+
+
+def test_ecnomus_corvus() -> None:
+    devices = devices_for(scenario("ecnomus"))
+    assert devices.corvus == CorvusRule(grapple_drm=2, enemy_disengage_drm=-2, own_disengage_drm=-1)
+    assert len(devices.corvus_galleys) == 22
+    assert all(g.type.value == "5" for g in devices.corvus_galleys)
+
+
+def test_myonessus_firepots_not_flame() -> None:
+    devices = devices_for(scenario("myonessus"))
+    assert len(devices.firepot_galleys) == 7
+    assert all(g.type.value == "cat3" for g in devices.firepot_galleys)
+    assert not devices.firepot_galleys & devices.flame_galleys

@@ -138,7 +138,7 @@ def test_the_drm_add_up_to_the_roll() -> None:
 
 def test_fouled_galleys_are_not_grappled_but_may_grapple_whatever_the_hexsides() -> None:
     """8.14 and 7.16: a rammer Fouled bow-on may still try to grapple its partner."""
-    rammer = ship("G5-1", "2109-2108")  # bow 2109 against B's flank? see below
+    rammer = ship("G5-1", "2109-2108")  # bow 2109 against the target's bow: no flank hexside shared
     target = ship("R5-2", "2110-2111")
     rammer, target = link(rammer, target, "fouled_with")
     assert not rammer.grappled_with

@@ -263,3 +263,16 @@ def test_depletions_are_applied_with_their_event() -> None:
     res = fire(field(a, b), shots("R5-2"), MOVING, ForcedDice(5))  # 5 +1 (Grappled) = 6: D
     (event,) = [e for e in res.events if isinstance(e, Depleted)]
     assert event.galley == B.id and event.manpower == 0
+
+
+def test_no_fire_roll_at_a_galley_already_burning() -> None:
+    burning = replace(B, on_fire=True)
+    dice = ForcedDice(6)  # the D/F; no second die is asked for
+    res = fire(field(M3, burning, devices=FLAME), shots(("R5-2", None, True)), MOVING, dice)
+    assert res.galleys[B.id].on_fire and res.galleys[B.id].depletions == 1 and dice.unused == []
+
+
+def test_jettisoned_towers_keep_the_engines_bonus() -> None:
+    both = replace(A, ratings=replace(A.ratings, engines=True, towers=True), towers_jettisoned=True)
+    volley = check_fire(field(both, B), shots("R5-2"), MOVING)
+    assert dict(volley.shots[0].modifiers) == {"engines (E)": 1, "Towers jettisoned": -1}
