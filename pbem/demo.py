@@ -18,6 +18,10 @@ from pbem import identity as ids, referee, session
 from pbem import ruleset as rulesets
 from pbem.errors import UsageError
 
+# A game without a turn limit (War Galley) may never end under random choices:
+# the demo stops after this many files, unfinished, and still verifies both folders.
+FILE_LIMIT = 600
+
 
 def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str], None]) -> Path:
     if out_folder.exists() and any(out_folder.iterdir()):
@@ -40,7 +44,7 @@ def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str]
     role = "host"
     while True:
         game = referee.load(folders[role])
-        if game.finished():
+        if game.finished() or len(game.files) >= FILE_LIMIT:
             break
         view = referee.outlook(game, me[role])
         player = game.player(role)
@@ -60,7 +64,11 @@ def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str]
     same = [f.raw for f in final["host"].files] == [f.raw for f in final["guest"].files]
     if not same:
         raise UsageError("the two players' folders differ: this is a bug")
-    say(f"result: {final['host'].result()}")
+    result = final["host"].result()
+    if result is None:
+        state = final["host"].resolved_state
+        result = f"stopped after {FILE_LIMIT} files, unfinished: {ruleset.describe(state)}"
+    say(f"result: {result}")
     say(f"verified: {len(final['host'].files)} files, both folders identical")
     say(f"games: {folders['host']} and {folders['guest']}; check with: pbem verify {folders['host']}")
     return folders["host"]
