@@ -264,7 +264,7 @@ def move(
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
     game = referee.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    path, signed, view = session.move(folder, me, lines, note)
+    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
         out("  " + game.ruleset.describe_event(event))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")

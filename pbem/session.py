@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import armor, folder as folders, identity as ids, movefile, referee
+from pbem import armor, commitments, folder as folders, identity as ids, movefile, referee
 from pbem.errors import (
     BrokenChain,
     IllegalDecision,
@@ -163,12 +163,16 @@ def _seq_hint(raw: bytes) -> int:
 # ----- moving -----------------------------------------------------------------------------
 
 
-def parse_orders(game: Game, state: Any, lines: list[str]) -> list[Any]:
+def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) -> list[Any]:
+    """Order lines to decisions: `commit`/`open` lines by pbem (see pbem.commitments), the rest by the ruleset."""
     ruleset = game.ruleset
     decisions = []
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text.startswith("#"):
+            continue
+        if secrets is not None and commitments.is_secret_line(text):
+            decisions.append(secrets(text))
             continue
         try:
             decisions.append(ruleset.parse_order(text, state))
@@ -177,12 +181,20 @@ def parse_orders(game: Game, state: Any, lines: list[str]) -> list[Any]:
     return decisions
 
 
-def move(folder: Path, me: Identity, orders: list[str], note: str) -> tuple[Path, SignedFile, referee.Outlook]:
+def move(
+    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None
+) -> tuple[Path, SignedFile, referee.Outlook]:
     game = referee.load(folder)
     view = referee.outlook(game, me)
-    decisions = parse_orders(game, view.resolution.state, orders)
     player = game.player(view.role)
     assert player is not None
+    pending_secrets: list[str] = []
+
+    def secret(line: str) -> Any:
+        pending_secrets.append(line)
+        return commitments.decision(line, me, game.game_id, player.nonce, keys or Path("."), remember=False)
+
+    decisions = parse_orders(game, view.resolution.state, orders, secret)
     if decisions and view.pending.side != player.side:
         raise WrongTurn(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
@@ -191,4 +203,7 @@ def move(folder: Path, me: Identity, orders: list[str], note: str) -> tuple[Path
     signed = referee.make_move(game, me, decisions, note)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
+    if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping
+        for line in pending_secrets:
+            commitments.decision(line, me, game.game_id, player.nonce, keys, remember=True)
     return path, signed, view
