@@ -90,9 +90,17 @@ class Recorded:
     def opponent(self, role: str) -> Identity:
         return self.guest if role == "host" else self.host
 
-    def reveal(self, role: str, j: int, game_id: str | None = None) -> bytes:
+    def player(self, role: str) -> dict[str, Any]:
+        """The player object `role`'s set-up file pins (key, anchor, chain, nonce)."""
+        return self.bodies[0]["host"] if role == "host" else self.bodies[1]["guest"]
+
+    def seed(self, role: str) -> bytes:
+        """`role`'s chain seed: his private key, the game id and his set-up file's nonce."""
+        return chain.seed(self.identity(role).private_raw(), self.game_id, self.player(role)["nonce"])
+
+    def reveal(self, role: str, j: int) -> bytes:
         """The j-th reveal of `role` in this game (j = 0: the anchor)."""
-        seed = chain.seed(self.identity(role).private_raw(), game_id or self.game_id)
+        seed = self.seed(role)
         return chain.anchor(seed, CHAIN) if j == 0 else chain.reveal(seed, CHAIN, j)
 
     def reveal_number(self, k: int) -> int:

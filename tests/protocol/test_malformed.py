@@ -214,11 +214,6 @@ def test_floats_constants_and_big_numbers_are_malformed(kit: Kit, recorded: Reco
     kit.attack(tmp_path, k, signed_variant(kit, recorded, k, bad), MalformedFile)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG pbem/canonical.py decode(): an integer of more than 4300 digits makes json.loads raise a "
-    "plain ValueError (Python's int-string limit), not MalformedFile: a traceback in every command",
-)
 def test_a_huge_integer_is_malformed(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
     k = middle(recorded)
     body = canonical.encode(recorded.bodies[k])
@@ -239,11 +234,6 @@ def test_unknown_fields_are_malformed(kit: Kit, recorded: Recorded, tmp_path: Pa
     kit.attack(tmp_path, k, kit.resign(body, recorded.identity(author_of(k))), MalformedFile)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG pbem/dice.py RecordedRoll: an array_like msgspec Struct without forbid_unknown_fields=True "
-    "silently drops extra items, so a roll [index, purpose, face, anything] is accepted",
-)
 def test_unknown_items_in_a_recorded_roll_are_malformed(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
     """[0, "initiative", 3, "extra"] carries a signed field nobody checks: other parsers
     would refuse the file, this one accepts it (two readings of one signed file)."""
@@ -336,11 +326,6 @@ def test_crlf_line_endings_are_malformed(kit: Kit, recorded: Recorded, tmp_path:
     kit.attack(tmp_path, k, raw, MalformedFile)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG pbem/movefile.py: HEX64/GAME_ID use `$`, which also matches before a final newline, and "
-    "bytes.fromhex skips white space, so a reveal (or game id, anchor) with a trailing newline is accepted",
-)
 @pytest.mark.parametrize("field", ["reveal", "game"])
 def test_hex_field_with_a_trailing_newline_is_malformed(kit: Kit, recorded: Recorded, tmp_path: Path, field: str) -> None:
     """Two spellings of one reveal would give two signed files (two hashes) for one meaning;
