@@ -14,7 +14,7 @@ import msgspec
 
 from engine.errors import IllegalOrder
 from engine.galley import GalleyId
-from engine.steps import AnyStep, Plan
+from engine.steps import Plan
 
 
 class Decision(msgspec.Struct, frozen=True, tag_field="kind", kw_only=True, omit_defaults=True):
@@ -115,6 +115,3 @@ def from_json(value: Any) -> AnyDecision:
         return msgspec.convert(value, AnyDecision)  # type: ignore[return-value]
     except msgspec.ValidationError as exc:
         raise IllegalOrder("decision", f"not a War Galley decision: {exc}") from None
-
-
-__all__ = [name for name in dir() if name[0].isupper()] + ["from_json", "to_json"]

@@ -33,7 +33,7 @@ from engine.galley import Galley, GalleyId
 from engine.hexes import Hex, neighbours
 from engine.movement import check_plan, move, surroundings
 from engine.planner import Reach, end_positions
-from engine.position import Position, format_position
+from engine.position import Position
 from engine.sequence import Due, decision_due, speed_choices
 from engine.setup import deploy_notation, zone_positions
 from engine.speed import speed_limit

@@ -192,9 +192,8 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
     for placement in sc.fixed_placements(scenario):
         gid = galley_id(placement.galley)
         galleys[gid] = replace(galleys[gid], position=to_position(placement.position, scenario.map.offsets()))
-    for key in scenario.deploy_order:
-        side = scenario.side(key)
-        task = _task(scenario, side, map_, galleys, placed_commanders)
+    for side_key in scenario.deploy_order:
+        task = _task(scenario, scenario.side(side_key), map_, galleys, placed_commanders)
         if task is not None:
             tasks.append(task)
     commanders = [replace(c, galley=placed_commanders.get(c.name)) for c in commanders]
@@ -389,11 +388,11 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
         raise IllegalOrder("set-up", f"place exactly these commanders: {', '.join(sorted(wanted)) or 'none'}")
     side_colour = state.side(decision.side).colour
     for name, gid in decision.commanders:
-        group = aboard_needed.get(name)
-        if group is not None:
-            ok = gid in group.aboard or gid in [g for g in placed if g in group.galleys]
+        home = aboard_needed.get(name)
+        if home is not None:
+            ok = gid in home.aboard or gid in [g for g in placed if g in home.galleys]
             if not ok:
-                raise IllegalOrder("set-up", f"{name} goes aboard a galley of {group.name}")
+                raise IllegalOrder("set-up", f"{name} goes aboard a galley of {home.name}")
         elif not (state.has_galley(gid) and gid.colour is side_colour
                   and (state.galley(gid).position is not None or gid in placed)):
             raise IllegalOrder("set-up", f"{name} goes aboard a galley of his side on the map")
