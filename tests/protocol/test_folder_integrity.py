@@ -416,6 +416,22 @@ def test_a_key_file_of_an_unknown_algorithm_is_key_problem(tmp_path: Path) -> No
         ids.load("zoe", tmp_path)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG pbem/identity.py load(): a PKCS#8 key whose OID says X448 or Ed448 but holds 32 bytes makes "
+    "load_pem_private_key raise cryptography.exceptions.InternalError (OpenSSL 'key setup failed'), "
+    "which load() does not catch: exit 70 'internal error' instead of KeyProblem",
+)
+@pytest.mark.parametrize("oid", ["2b656f", "2b6571"], ids=["X448", "Ed448"])
+def test_a_key_file_of_another_curves_oid_is_key_problem(tmp_path: Path, oid: str) -> None:
+    # One bit of the PEM (byte 43, 'w' -> 'v') turns Ed25519's OID into X448's.
+    der = bytes.fromhex("302e02010030050603" + oid + "04220420") + bytes(range(32))
+    pem = b"-----BEGIN PRIVATE KEY-----\n" + base64.encodebytes(der) + b"-----END PRIVATE KEY-----\n"
+    (tmp_path / "zoe.key").write_bytes(pem)
+    with pytest.raises(KeyProblem):
+        ids.load("zoe", tmp_path)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_damaged_key_file_loads_or_is_key_problem(tmp_path: Path, data: st.DataObject) -> None:
@@ -425,8 +441,9 @@ def test_a_damaged_key_file_loads_or_is_key_problem(tmp_path: Path, data: st.Dat
         ids.generate("zoe", keys)
         (keys / "zoe.orig").write_bytes((keys / "zoe.key").read_bytes())
     pem = (keys / "zoe.orig").read_bytes()
-    # Bytes 40..43 of the PEM carry the algorithm's OID: the most interesting ones.
-    offset = data.draw(st.integers(0, len(pem) - 1) | st.integers(40, 43))
+    # Bytes 40..43 of the PEM carry the algorithm's OID: the most interesting ones. Byte 43
+    # can turn the OID into X448's or Ed448's: test_a_key_file_of_another_curves_oid_is_key_problem.
+    offset = data.draw((st.integers(0, len(pem) - 1) | st.integers(40, 42)).filter(lambda i: i != 43))
     mask = data.draw(st.integers(1, 255))
     (keys / "zoe.key").write_bytes(pem[:offset] + bytes([pem[offset] ^ mask]) + pem[offset + 1 :])
     try:
