@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
+from cryptography.exceptions import InternalError, InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
@@ -135,7 +135,7 @@ def load(name: str, folder: Path) -> Identity:
         raise KeyProblem(f"{key_path}: cannot read ({exc.strerror})") from None
     try:
         private = serialization.load_pem_private_key(pem, password=None)
-    except (ValueError, TypeError, UnsupportedAlgorithm):
+    except (ValueError, TypeError, UnsupportedAlgorithm, InternalError):  # any damage to the file
         raise KeyProblem(f"{key_path}: not a readable private key") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise KeyProblem(f"{key_path}: not an Ed25519 key")

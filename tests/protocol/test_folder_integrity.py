@@ -416,12 +416,6 @@ def test_a_key_file_of_an_unknown_algorithm_is_key_problem(tmp_path: Path) -> No
         ids.load("zoe", tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG pbem/identity.py load(): a PKCS#8 key whose OID says X448 or Ed448 but holds 32 bytes makes "
-    "load_pem_private_key raise cryptography.exceptions.InternalError (OpenSSL 'key setup failed'), "
-    "which load() does not catch: exit 70 'internal error' instead of KeyProblem",
-)
 @pytest.mark.parametrize("oid", ["2b656f", "2b6571"], ids=["X448", "Ed448"])
 def test_a_key_file_of_another_curves_oid_is_key_problem(tmp_path: Path, oid: str) -> None:
     # One bit of the PEM (byte 43, 'w' -> 'v') turns Ed25519's OID into X448's.
