@@ -343,11 +343,12 @@ def demo(
     out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
     ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "duel",
     seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
+    scenario: Annotated[Optional[str], typer.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
 ) -> None:
     """Play a whole game between two new identities through the real protocol, verify it, say where it is."""
     from pbem.demo import run_demo
 
-    run_demo(out_folder, ruleset, seed, out)
+    run_demo(out_folder, ruleset, seed, out, scenario)
 
 
 def _click_exception() -> type[Exception]:

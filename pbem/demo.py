@@ -3,19 +3,23 @@
 Two players, each with his own key folder and his own game folder, exchange
 files exactly as they would by email: each file is written by its author's
 `pbem move` logic into his folder and delivered by `receive` into the other's.
-The players' choices come from a seeded chooser (the demo's only randomness;
-the dice come from the protocol). At the end both folders are verified and
-must hold the same bytes.
+The players' choices come from the ruleset's own demo player (`choose`, if
+it has one) or a seeded pick among its legal decisions (the demo's only
+randomness; the dice come from the protocol). A player fills his file the
+way a person would: decisions while it is his turn, up to the first one that
+rolls dice. At the end both folders are replayed from scratch and must hold
+the same bytes.
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
-from pbem import identity as ids, referee, session
+from pbem import folder as folder_files, identity as ids, referee, session
 from pbem import ruleset as rulesets
+from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
 
 # A game without a turn limit (War Galley) may never end under random choices:
@@ -23,11 +27,34 @@ from pbem.errors import UsageError
 FILE_LIMIT = 600
 
 
-def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str], None]) -> Path:
+def choose_orders(ruleset: Any, state: Any, side: str, chooser: random.Random) -> list[str]:
+    """A demo player's orders for one file: decide while asked, stop after a decision that rolls dice."""
+    orders: list[str] = []
+    choose = getattr(ruleset, "choose", None)
+    for _ in range(50):
+        pending = ruleset.pending(state)
+        if pending.finished or pending.side != side:
+            break
+        decision = choose(state, side, chooser) if choose else chooser.choice(ruleset.legal(state))
+        orders.append(ruleset.format_order(decision))
+        try:
+            state, _ = ruleset.apply(state, decision, SealedDice())
+        except NoDiceYet:
+            break
+    return orders
+
+
+def run_demo(
+    out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str], None], scenario_name: str | None = None
+) -> Path:
     if out_folder.exists() and any(out_folder.iterdir()):
         raise UsageError(f"{out_folder}: not empty; give a new folder to --out")
     ruleset = rulesets.find(ruleset_name)
-    scenario = ruleset.scenarios()[0]
+    infos = {info.name: info for info in ruleset.scenarios()}
+    wanted = scenario_name or getattr(ruleset, "demo_scenario", None) or next(iter(infos))
+    if wanted not in infos:
+        raise UsageError(f"no scenario {wanted!r} in {ruleset_name} (see: pbem scenarios --ruleset {ruleset_name})")
+    scenario = infos[wanted]
     chooser = random.Random(seed)
     keys = {"host": out_folder / "keys" / "alice", "guest": out_folder / "keys" / "bob"}
     folders = {"host": out_folder / "alice", "guest": out_folder / "bob"}
@@ -48,10 +75,7 @@ def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str]
             break
         view = referee.outlook(game, me[role])
         player = game.player(role)
-        orders: list[str] = []
-        if view.pending.side == player.side and not view.pending.finished:
-            choice = chooser.choice(ruleset.legal(view.resolution.state))
-            orders = [ruleset.format_order(choice)]
+        orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
         path, signed, _ = session.move(folders[role], me[role], orders, "")
         for event in view.resolution.events:
             say("  " + ruleset.describe_event(event))
@@ -60,15 +84,21 @@ def run_demo(out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str]
         other = "guest" if role == "host" else "host"
         session.receive(folders[other], session.read_incoming(path))
         role = other
-    final = {r: referee.load(folders[r]) for r in folders}
+    final = {r: _replay_from_scratch(folders[r]) for r in folders}
     same = [f.raw for f in final["host"].files] == [f.raw for f in final["guest"].files]
     if not same:
         raise UsageError("the two players' folders differ: this is a bug")
     result = final["host"].result()
     if result is None:
         state = final["host"].resolved_state
-        result = f"stopped after {FILE_LIMIT} files, unfinished: {ruleset.describe(state)}"
+        result = f"stopped after {len(final['host'].files)} files, unfinished: {ruleset.describe(state)}"
     say(f"result: {result}")
     say(f"verified: {len(final['host'].files)} files, both folders identical")
     say(f"games: {folders['host']} and {folders['guest']}; check with: pbem verify {folders['host']}")
     return folders["host"]
+
+
+def _replay_from_scratch(folder: Path) -> referee.Game:
+    """Verify as a stranger would: every file from file 0, no cached state."""
+    paths = folder_files.game_files(folder)
+    return referee.replay([folder_files.read(p) for p in paths], [str(p) for p in paths])
