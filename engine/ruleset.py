@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import describe, legal as legal_actions, notation, play, rulesdata, sequence
+from engine import agent, describe, legal as legal_actions, notation, play, rulesdata, sequence
 from engine.decisions import from_json, to_json
 from engine.errors import RulesDataError, RulesError
 from engine.scenario import (
@@ -103,6 +103,13 @@ class WarGalley:
 
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
+
+    # --- for `pbem demo` ---
+    demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
+
+    def choose(self, state: GameState, side: str, rng: Any) -> Any:
+        """The demo player's decision (engine.agent)."""
+        return agent.choose_json(state, side, rng)
 
 
 RULESET = WarGalley()

@@ -1,0 +1,54 @@
+"""A demo player for War Galley: it plays the demo and nothing else.
+
+It picks among `legal(state)`, favouring decisions that bring galleys into
+combat (rams, rakes, grapples, boarding, missile fire), accepts an offer to
+halt, and offers one itself once `halt_after` turns are played, so that a demo
+game ends the way 9.1 lets real players end one: a halt by mutual agreement,
+with a minor victory to the side with more VP. The randomness is the
+caller's (`rng`); the rules themselves never call `random`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from engine import legal as legal_actions, notation
+from engine.decisions import AcceptHalt, Decision, ProposeHalt, to_json
+from engine.state import GameState
+
+# Words of the orders notation (docs/orders.md) that mark a combat action.
+COMBAT_MARKS = ("R:", "K:", "X:", "A:", "grapple", "board", "fire")
+HALT_AFTER = 4
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+    def choice(self, seq: Any) -> Any: ...
+
+
+def aggression(decision: Decision) -> int:
+    """How many combat actions a decision orders (0 for a quiet one)."""
+    text = notation.format_decision(decision)
+    return sum(text.count(mark) for mark in COMBAT_MARKS)
+
+
+def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER) -> Decision:
+    options = legal_actions.legal(state)
+    for option in options:
+        if isinstance(option, AcceptHalt):
+            return option
+    if state.turn > halt_after and state.halt_proposed is None:
+        return ProposeHalt(side=side)
+    quiet = [o for o in options if not isinstance(o, ProposeHalt)] or options
+    weights = [1 + 4 * aggression(o) for o in quiet]
+    pick = rng.random() * sum(weights)
+    for option, weight in zip(quiet, weights):
+        pick -= weight
+        if pick < 0:
+            return option
+    return quiet[-1]
+
+
+def choose_json(state: GameState, side: str, rng: Rng) -> Any:
+    return to_json(choose(state, side, rng))
