@@ -341,7 +341,7 @@ def verify(
 @app.command()
 def demo(
     out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
-    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "duel",
+    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",
     seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
     scenario: Annotated[Optional[str], typer.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
 ) -> None:
