@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -19,6 +20,7 @@ from engine.board import Board
 from engine.charts import Charts
 from engine.events import Event
 from engine.galley import Colour, Galley, GalleyId
+from engine.hexes import Hex
 from engine.position import Position
 from engine.rulesdata import RulesData, parse
 from engine.speed import Wind
@@ -120,10 +122,11 @@ class Squadron(msgspec.Struct, frozen=True):
     galleys: tuple[GalleyId, ...]
     commander: str | None = None
     line_astern: bool = False  # formed by 5.22 rather than by range
+    leaderless: bool = False  # a scenario's transport squadron: moves as a Command Squadron without a SqC
 
     @property
     def individual(self) -> bool:
-        return self.commander is None
+        return self.commander is None and not self.leaderless
 
 
 class Zone(msgspec.Struct, frozen=True):
@@ -148,12 +151,61 @@ class DeployGroup(msgspec.Struct, frozen=True):
     commanders: tuple[str, ...] = ()  # to put on any galley of the group
     aboard: tuple[GalleyId, ...] = ()  # galleys of the group already placed, for commanders
     count: int = 0  # how many of `galleys` the player places now
+    # How many more of `galleys` wait off the map (`off`, `behind GALLEY`, `enter HEX`); -1: any number
+    # (tournament play, 10.0: the Initiative Player may bring his fleet in on the first turn).
+    offmap: int = 0
+    commander_at: tuple[tuple[str, Hex], ...] = ()  # a commander fixed to the galley in that hex
+    constraints: tuple[str, ...] = ()  # relational zone rules (engine.zones)
+    params: dict[str, Any] = {}
+    entry: tuple[Hex, ...] = ()  # the edge hexes off-map galleys of this group enter by
 
 
 class DeployTask(msgspec.Struct, frozen=True):
     side: str
     groups: tuple[DeployGroup, ...]
     anywhere: tuple[str, ...] = ()  # commanders placed on any galley of the side
+
+
+class EntryQueue(msgspec.Struct, frozen=True):
+    """Galleys waiting off the map to enter in Line Astern (engine.entry), the next to enter first.
+
+    `start` is where the next galley stands before its first step: off the map
+    behind an edge hex (its first Forward enters the map), or a port position
+    (Drepanum: bow in the port hex, stern off the map), `port` True.
+    `entries` alternate (Drepanum: "double Line Astern through 1027 and/or 1028").
+    """
+
+    side: str
+    group: str
+    galleys: tuple[GalleyId, ...]
+    starts: tuple[Position, ...]
+    port: bool = False
+    from_turn: int = 1
+    after: str | None = None  # a group whose galleys must all be on the map first
+    ahead: GalleyId | None = None  # the galley the next one follows
+    entered: int = 0  # how many have entered (which of `starts` comes next)
+
+
+class Commitment(msgspec.Struct, frozen=True):
+    """A secret choice (docs/protocol.md): the hash now, the value once opened."""
+
+    side: str
+    label: str
+    hash: str
+    value: str | None = None
+
+
+class ScenarioState(msgspec.Struct, frozen=True):
+    """What the battle's special rules (engine.specials) and off-map entry keep between decisions."""
+
+    rules: tuple[tuple[str, str], ...] = ()  # active special rules: (name, params as JSON), in file order
+    groups: tuple[tuple[GalleyId, str], ...] = ()  # each galley's deployment group
+    queues: tuple[EntryQueue, ...] = ()
+    flags: tuple[str, ...] = ()  # e.g. "treachery:Samos", "line-astern-broken:romans"
+    marked: tuple[tuple[str, GalleyId], ...] = ()  # (mark, galley): "fleeing", "anchored", "towing"
+    exits: tuple[tuple[GalleyId, str], ...] = ()  # galleys that left the map and by which edge
+    commitments: tuple[Commitment, ...] = ()
+    tournament: str = ""  # the tournament's set-up as JSON (engine.tournament), "" for a battle
 
 
 class WindRule(msgspec.Struct, frozen=True):
@@ -223,6 +275,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     minor_on_halt: bool = True  # the scenario's 9.1 halt rule
     halt_proposed: str | None = None  # a side proposing to halt play (9.1 minor victory)
     result: Result | None = None
+    extra: ScenarioState = ScenarioState()  # special rules, off-map entry, secrets (engine.specials)
 
     # --- lookups ---
 
@@ -300,7 +353,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-_encoder = msgspec.json.Encoder()
+_encoder = msgspec.json.Encoder(order="deterministic")  # sorts every set and dict: the same bytes in every process
 _SET_FIELDS = tuple(
     name for name, kind in zip(Galley.__struct_fields__, (f.type for f in msgspec.structs.fields(Galley)))
     if "frozenset" in str(kind)
