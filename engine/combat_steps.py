@@ -1,6 +1,7 @@
 """Movement plans with combat: the Ram, Rake, Pass-Through and Anastrophe steps, and running a plan.
 
-The step kinds are `engine.steps.Step` subclasses. Each is registered with
+The step kinds are `engine.steps.Step` subclasses (defined in engine.steps so
+that plans decode; re-exported here). Each is registered with
 `engine.movement.register_step` for its movement effect only (what
 `movement.advance` can judge from `Surroundings`): a Ram or Rake costs no MP
 and moves nothing; a Pass-Through costs 2 MP and moves two hexes dead ahead
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -63,17 +64,22 @@ from engine.movement import (
 )
 from engine.position import Position, Side
 from engine.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
-from engine.ramming import FirepotsHook, RamMissed, RamResult, Retreat, ram_refusal, resolve_ram
+from engine.ramming import FirepotsHook, RamMissed, RamResult, ram_refusal, resolve_ram
 from engine.ratings import SpeedSide
 from engine.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
 from engine.steps import (
+    Anastrophe,
     Backwater,
     BowFlank,
+    CombatStep,
     FacingChange,
     Forward,
     LowerSails,
+    PassThrough,
     Plan,
     RaiseSails,
+    Rake,
+    Ram,
     Step,
     TurnAround,
     describe,
@@ -83,48 +89,8 @@ _STEP_RULES: dict[type[Step], str] = {
     Backwater: "6.33", FacingChange: "6.34", TurnAround: "6.35", RaiseSails: "6.21", LowerSails: "6.21",
 }
 
-# --- the step kinds ------------------------------------------------------------
+# --- the step kinds (engine.steps) ------------------------------------------------
 
-
-class Ram(Step, frozen=True):
-    """Ram `target` from here (7.1); a Retracting rammer backwaters `retract`-wards if it can."""
-
-    words: ClassVar[str] = "ramming"
-
-    target: GalleyId
-    retract: Retreat = Retreat.STERN
-
-
-class Rake(Step, frozen=True):
-    """Rake `target` on the pass just made (7.21); `side`, if given, is the side the pass must rake."""
-
-    words: ClassVar[str] = "raking"
-
-    target: GalleyId
-    side: Side | None = None
-
-
-class PassThrough(Step, frozen=True):
-    """2 MP dead ahead through `target` (7.24-7.25), passing its `side`; rake it, or `rake` beside it."""
-
-    words: ClassVar[str] = "a Pass-Through"
-
-    target: GalleyId
-    side: Side | None = None
-    rake: GalleyId | None = None
-
-
-class Anastrophe(Step, frozen=True):
-    """The whole activation (7.3): rake `target` (passing its `side` if by Diekplus), turn about, ram."""
-
-    words: ClassVar[str] = "an Anastrophe"
-
-    target: GalleyId
-    side: Side | None = None
-    retract: Retreat = Retreat.STERN
-
-
-CombatStep = Ram | Rake | PassThrough | Anastrophe
 
 def describe_step(step: Step) -> str:
     """Words for refusals: "ramming R5-3", "moving forward"."""

@@ -7,6 +7,10 @@
 One order a line: galley id, speed side (`cruise` or `max`), the announced MP,
 a colon, then the steps separated by spaces. `parse_order` / `format_order`
 round-trip: parsing what `format_order` prints gives the same `Plan`.
+
+Combat steps are a letter, a colon and a target (`R:R5-3`, `K:R5-3:P`,
+`X:R5-3:P`, `A:R5-3`; docs/combat-orders.md), read and written by
+`engine.combat_orders`; `J` jettisons Towers (8.48).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from engine.steps import (
     Half,
     LowerSails,
     Plan,
+    JettisonTowers,
     RaiseSails,
     TurnAround,
 )
@@ -49,10 +54,9 @@ TOKENS: dict[str, AnyStep] = {
     "SU": RaiseSails(),
     "SD": LowerSails(),
 }
-_TEXT: dict[AnyStep, str] = {step: token for token, step in TOKENS.items()}
+JETTISON = "J"  # 8.48; not a manoeuvre, so kept apart from TOKENS (the planner's moves)
+_TEXT: dict[AnyStep, str] = {step: token for token, step in TOKENS.items()} | {JettisonTowers(): JETTISON}
 
-# Words kept for rules that come later, so that no order written today changes meaning.
-RESERVED = {"J": "jettisoning towers (8.48)", "R": "ramming (7.1)", "K": "raking (7.2)", "X": "Pass-Through (7.24)"}
 
 _SPEEDS = {"cruise": SpeedSide.CRUISE, "c": SpeedSide.CRUISE, "max": SpeedSide.MAXIMUM,
            "maximum": SpeedSide.MAXIMUM, "m": SpeedSide.MAXIMUM}
@@ -63,17 +67,18 @@ _REPEAT = re.compile(r"(\d+)([A-Za-z]+)")
 
 
 def parse_step(token: str) -> list[AnyStep]:
-    """One token: a step, or a count and a step (`3F` is `F F F`)."""
+    """One token: a step, or a count and a step (`3F` is `F F F`), or a combat step (`R:R5-3`)."""
+    if ":" in token:
+        from engine.combat_orders import parse_combat_step  # it builds on this module
+
+        return [parse_combat_step(token)]
     count, word = 1, token
     repeat = _REPEAT.fullmatch(token)
     if repeat is not None:
         count, word = int(repeat.group(1)), repeat.group(2)
-    step = TOKENS.get(word.upper())
+    step = JettisonTowers() if word.upper() == JETTISON else TOKENS.get(word.upper())
     if step is None:
-        head = word.split(":")[0].upper()
-        if head in RESERVED:
-            raise NotationError(f"{token!r}: {RESERVED[head]} is not part of movement orders yet")
-        raise NotationError(f"unknown step {token!r}; steps are {' '.join(TOKENS)}")
+        raise NotationError(f"unknown step {token!r}; steps are {' '.join(TOKENS)} J and R: K: X: A: (combat)")
     return [step] * count
 
 
@@ -98,10 +103,13 @@ def format_order(plan: Plan) -> str:
 
 
 def format_step(step: AnyStep) -> str:
-    try:
+    if step in _TEXT:
         return _TEXT[step]
-    except KeyError:
-        raise NotationError(f"no notation for step {step!r}") from None
+    from engine.combat_orders import KINDS, format_combat_step
+
+    if isinstance(step, tuple(KINDS.values())):
+        return format_combat_step(step)  # type: ignore[arg-type]
+    raise NotationError(f"no notation for step {step!r}")
 
 
 def parse_orders(text: str) -> list[Plan]:

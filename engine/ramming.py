@@ -37,7 +37,9 @@ from engine.movement import Leg, Mover, Refused, advance, surroundings
 from engine.position import Around, Position, Side
 from engine.ratings import SpeedSide
 from engine.speed import excess_over_cruise
-from engine.steps import Backwater
+from engine.steps import Retreat
+
+__all__ = ["Retreat"]  # defined with the steps (engine.steps), re-exported here
 
 Battlefield = Mapping[GalleyId, Galley]
 
@@ -45,20 +47,6 @@ Battlefield = Mapping[GalleyId, Galley]
 # battlefield, rammer and target, it returns the battlefield and its events. The manpower
 # rules decide inside it whether the rammer carries firepots and wants to use them.
 FirepotsHook = Callable[[Battlefield, GalleyId, GalleyId, Dice], tuple[Battlefield, list[Event]]]
-
-
-class Retreat(enum.Enum):
-    """Where a Retracting rammer backwaters (7.16): stern hex, a stern/flank hex, or nowhere."""
-
-    STERN = "B"
-    PORT = "BP"
-    STARBOARD = "BS"
-    STAY = "stay"
-
-    def step(self) -> Backwater | None:
-        if self is Retreat.STAY:
-            return None
-        return Backwater({Retreat.PORT: Side.PORT, Retreat.STARBOARD: Side.STARBOARD}.get(self))
 
 
 class RamResult(enum.Enum):

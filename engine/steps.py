@@ -1,9 +1,11 @@
 """The steps of a movement plan (6.21, 6.32-6.35) and the plan itself, as data.
 
 Each step is a tagged msgspec Struct, so plans encode and decode
-self-describingly. Later rules add kinds (ram, rake, Pass-Through, jettison
-towers) as new `Step` subclasses with their own rule in `engine.movement`
-(see `movement.register_step`).
+self-describingly. The combat steps (Ram, Rake, Pass-Through, Anastrophe,
+7.1-7.3) and Jettison Towers (8.48) are defined here too, so that `AnyStep`
+names every kind a plan may hold; their rules live with their rules'
+modules (`engine.combat_steps`, `engine.towers`), registered with
+`movement.register_step`.
 """
 
 from __future__ import annotations
@@ -89,7 +91,68 @@ class LowerSails(Step, frozen=True):
     words: ClassVar[str] = "lowering sails"
 
 
-AnyStep = Forward | BowFlank | Backwater | FacingChange | TurnAround | RaiseSails | LowerSails
+class Retreat(enum.Enum):
+    """Where a Retracting rammer backwaters (7.16): stern hex, a stern/flank hex, or nowhere."""
+
+    STERN = "B"
+    PORT = "BP"
+    STARBOARD = "BS"
+    STAY = "stay"
+
+    def step(self) -> Backwater | None:
+        if self is Retreat.STAY:
+            return None
+        return Backwater({Retreat.PORT: Side.PORT, Retreat.STARBOARD: Side.STARBOARD}.get(self))
+
+
+class Ram(Step, frozen=True):
+    """Ram `target` from here (7.1); a Retracting rammer backwaters `retract`-wards if it can."""
+
+    words: ClassVar[str] = "ramming"
+
+    target: GalleyId
+    retract: Retreat = Retreat.STERN
+
+
+class Rake(Step, frozen=True):
+    """Rake `target` on the pass just made (7.21); `side`, if given, is the side the pass must rake."""
+
+    words: ClassVar[str] = "raking"
+
+    target: GalleyId
+    side: Side | None = None
+
+
+class PassThrough(Step, frozen=True):
+    """2 MP dead ahead through `target` (7.24-7.25), passing its `side`; rake it, or `rake` beside it."""
+
+    words: ClassVar[str] = "a Pass-Through"
+
+    target: GalleyId
+    side: Side | None = None
+    rake: GalleyId | None = None
+
+
+class Anastrophe(Step, frozen=True):
+    """The whole activation (7.3): rake `target` (passing its `side` if by Diekplus), turn about, ram."""
+
+    words: ClassVar[str] = "an Anastrophe"
+
+    target: GalleyId
+    side: Side | None = None
+    retract: Retreat = Retreat.STERN
+
+
+class JettisonTowers(Step, frozen=True):
+    """1 MP, any time in the Movement Segment: the towers go over the side (8.48)."""
+
+    words: ClassVar[str] = "jettisoning Towers"
+
+
+CombatStep = Ram | Rake | PassThrough | Anastrophe
+
+AnyStep = (Forward | BowFlank | Backwater | FacingChange | TurnAround | RaiseSails | LowerSails
+           | Ram | Rake | PassThrough | Anastrophe | JettisonTowers)
 
 
 class Plan(msgspec.Struct, frozen=True):

@@ -6,7 +6,7 @@ had Towers") do it through the counter: `with_scenario_towers` gives the
 galley T and one less Maximum Speed, as both scenarios say. Actium also
 switches Height Advantage off (`Devices.height_advantage`).
 
-Jettisoning is a movement step, `JettisonTowers` (1 MP, any time in the
+Jettisoning is a movement step, `JettisonTowers` (engine.steps; 1 MP, any time in the
 Movement Segment), registered with `engine.movement`. After `movement.move`
 the turn code calls `after_move(galley, plan)` to mark the towers gone.
 Reading: the +1 Maximum counts from the galley's next announcement (6.13:
@@ -23,7 +23,7 @@ from engine.devices import Devices
 from engine.events import Event
 from engine.galley import Galley, GalleyId
 from engine.movement import Leg, Mover, Refused, register_step
-from engine.steps import Plan, Step
+from engine.steps import JettisonTowers, Plan, Step
 
 
 def towered(galley: Galley) -> bool:
@@ -59,10 +59,6 @@ def with_scenario_towers(galley: Galley, max_speed: int = -1) -> Galley:
 
 
 # ---------------------------------------------------------------- 8.48 the step
-
-
-class JettisonTowers(Step, frozen=True):
-    """1 MP, any time in the Movement Segment: the towers go over the side (8.48)."""
 
 
 JETTISON_COST = 1

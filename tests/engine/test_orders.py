@@ -76,8 +76,8 @@ def test_lenient_reading_canonical_printing() -> None:
         ("G3-12 max six: F", "not a movement order"),
         ("X3-12 max 6: F", "not a galley id"),
         ("G3-12 max 6: F Q", "unknown step 'Q'"),
-        ("G3-12 max 6: J", "jettisoning towers"),
-        ("G3-12 max 6: R:R5-3", "ramming"),
+        ("G3-12 max 6: Z:R5-3", "not a combat step"),
+        ("G3-12 max 6: R:R5-3:Q", "out of place"),
     ],
 )
 def test_bad_orders_say_what_is_wrong(text: str, fragment: str) -> None:
