@@ -18,10 +18,14 @@ from msgspec.structs import replace
 
 from engine.board import Board
 from engine.charts import Charts
+from engine.combat_record import CombatOptions, CombatRecord
+from engine.devices import NO_DEVICES, Devices
 from engine.events import Event
 from engine.galley import Colour, Galley, GalleyId
+from engine.grappling import GrappleLine
 from engine.hexes import Hex
 from engine.position import Position
+from engine.reactions import ReactionOrders
 from engine.rulesdata import RulesData, parse
 from engine.speed import Wind
 
@@ -29,6 +33,9 @@ from engine.speed import Wind
 def galley_key(galley_id: GalleyId) -> tuple[str, str, int]:
     """A sort key for galley ids (their enums do not order)."""
     return galley_id.colour.value, galley_id.type.value, galley_id.number
+
+
+DEFENSIVE_REACTION_RAM = "defensive_reaction_ram"  # the game option of 6.7 ("on" / "off")
 
 
 class Phase(enum.Enum):
@@ -275,6 +282,17 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     minor_on_halt: bool = True  # the scenario's 9.1 halt rule
     halt_proposed: str | None = None  # a side proposing to halt play (9.1 minor victory)
     result: Result | None = None
+    # --- combat (7, 8) ---
+    devices: Devices = NO_DEVICES  # the scenario's Corvus, Harpax, flame, firepots, towers rules
+    reactions: tuple[tuple[str, ReactionOrders], ...] = ()  # each side's standing reaction orders
+    record: CombatRecord = CombatRecord()  # this turn's (and phase's) combat bookkeeping
+    grapple_lines: tuple[GrappleLine, ...] = ()  # grapples in force, as made (8.32's device DRM)
+    grapple_tried: tuple[GalleyId, ...] = ()  # 8.13: galleys that attempted a grapple this turn
+    fired: tuple[GalleyId, ...] = ()  # 8.42: galleys that used their movement segment's fire this turn
+    retracted: tuple[tuple[GalleyId, GalleyId], ...] = ()  # (rammer, target): Retracted in place this turn
+    rammed_by: tuple[tuple[GalleyId, GalleyId], ...] = ()  # (target, rammer): 7.16, a Rammed galley fires back
+    repulsed: tuple[GalleyId, ...] = ()  # 8.27: targets that repulsed a boarding this turn (8.32's +1 too)
+    boarders: tuple[GalleyId, ...] = ()  # E/2: the galleys of the activation whose Boarding Segment it is
     extra: ScenarioState = ScenarioState()  # special rules, off-map entry, secrets (engine.specials)
 
     # --- lookups ---
@@ -341,6 +359,15 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
 
     def option(self, key: str, default: str = "off") -> str:
         return dict(self.options).get(key, default)
+
+    def reaction_orders(self) -> dict[Colour, ReactionOrders]:
+        """The standing reaction orders in force, by counter colour (what the combat rules read)."""
+        return {self.side(key).colour: orders for key, orders in self.reactions}
+
+    def combat_options(self) -> CombatOptions:
+        """6.7's optional rule (chosen at set-up) and the turn's conditions."""
+        drr = self.option(DEFENSIVE_REACTION_RAM) == "on"
+        return CombatOptions(defensive_reaction_ram=drr, wind=self.wind, turn=self.turn)
 
     # --- updates ---
 
