@@ -1,12 +1,17 @@
 """Squadron Activation (5.31, 5.4, 5.42): who may activate what, and the movement segment itself.
 
-An activation is one decision carrying every galley's movement plan: the
-whole decision is checked (plans carried out in order, each against the
-galleys as the earlier plans left them) before any die is rolled. Then
-come the dice: the Fatigue check of each galley that began the segment at
-Maximum (6.42, in plan order, then the squadron's other galleys), then the
-attempts to get off the rocks (6.36) of the aground galleys named in
-`refloat`, which are made after the plans so that no plan depends on them.
+An activation is one decision carrying every galley's orders: disengage,
+movement plan with combat steps, Missile Fire, grapple
+(engine.movement_segment). The whole decision is checked, each galley's
+orders against the battlefield as the earlier ones would leave it if no
+die went against them, before any die is rolled. Then come the dice: the
+galleys act in turn (the inactive side reacting by its standing orders),
+the VP and commander losses follow (engine.casualties), then the Fatigue
+check of each galley that began the segment at Maximum (6.42, plans
+first, +1 for a Ram and +1 for a Rake attempt; none after an Anastrophe,
+7.36), then the attempts to get off the rocks (6.36) of the aground
+galleys named in `refloat`. The Boarding Segment (E/2) follows if one of
+the activated galleys could board; otherwise play passes (E/3).
 
 Orders Confusion (5.42) is one roll for the squadron, its adjustment
 applied to each of its galleys. A failed Individual Squadron Crew check
@@ -18,7 +23,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine import fatigue, victory
+from engine import fatigue
+from engine import movement_segment as segment
+from engine.boarding_segment import may_board
+from engine.casualties import settle
 from engine.aground import extricate
 from engine.charts import double_activation, individual_activation_free, orders_confusion
 from engine.command import command_distance, command_ship
@@ -29,9 +37,8 @@ from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
 from engine.galley import GalleyId, Removal
 from engine.initiative import active_admirals
-from engine.movement import RanAground, check_plan, move, surroundings
+from engine.movement import surroundings
 from engine.ratings import SpeedSide
-from engine.speed import speed_limit
 from engine.state import CommanderState, GameState, PendingActivation, Phase, Segment, Squadron
 from engine.status import eliminate
 
@@ -200,8 +207,13 @@ def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tupl
     return replace(state, current=PendingActivation((key,), restricted=restricted)), events
 
 
-def check_activate(state: GameState, decision: Activate) -> tuple[GameState, list[list[Event]]]:
-    """The state after the decision's plans and each plan's events; IllegalOrder if any part is illegal."""
+def _members(state: GameState, decision: Activate) -> list[GalleyId]:
+    keys = (decision.squadron, decision.also) if decision.also else (decision.squadron,)
+    return [g for k in keys for g in state.squadron(k).galleys]
+
+
+def check_activate(state: GameState, decision: Activate) -> None:
+    """IllegalOrder if any part of the decision is illegal (engine.movement_segment.check); no dice."""
     _check_turn(state, decision.side, Phase.COMMAND, Phase.INDIVIDUAL)
     if state.phase is Phase.INDIVIDUAL and state.current is None:
         raise IllegalOrder("5.31", "name the Individual Squadron galley first (its Crew check comes before it moves)")
@@ -209,16 +221,11 @@ def check_activate(state: GameState, decision: Activate) -> tuple[GameState, lis
         options = ", ".join(a + (f" + {b}" if b else "") for a, b in allowed(state, decision.side))
         raise IllegalOrder("5.41", f"{decision.squadron}{' + ' + decision.also if decision.also else ''} may not "
                                    f"activate now (may: {options or 'none'})")
-    members = set(state.squadron(decision.squadron).galleys)
-    if decision.also:
-        members |= set(state.squadron(decision.also).galleys)
+    members = _members(state, decision)
     planned = [p.galley for p in decision.plans]
-    if len(set(planned)) != len(planned):
-        raise IllegalOrder("6.13", "one plan per galley")
-    for gid in [*planned, *decision.refloat]:
+    for gid in decision.refloat:
         if gid not in members:
             raise IllegalOrder("5.41", f"{gid} is not in the activated squadron")
-    for gid in decision.refloat:
         galley = state.galley(gid)
         if galley.aground is None:
             raise IllegalOrder("6.36", f"{gid} has not Run Aground")
@@ -227,49 +234,39 @@ def check_activate(state: GameState, decision: Activate) -> tuple[GameState, lis
         if state.turn <= galley.aground.turn:
             raise IllegalOrder("6.36", f"{gid} ran aground this turn; it may try to get off from next turn")
     current = state.current or PendingActivation(())
-    confusion = dict(current.confusion)
-    sim = state
-    results: list[list[Event]] = []
-    for plan in decision.plans:
-        galley = sim.galley(plan.galley)
-        if plan.galley in confusion:
-            allowed_mp = max(0, speed_limit(galley, galley.speed, sim.wind).mp + confusion[plan.galley])
-            if plan.mp > allowed_mp:
-                raise IllegalOrder("5.42", f"Orders Confusion: {plan.galley} may use at most {allowed_mp} MP")
-        around = surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn)
-        if current.restricted:
-            for number, leg in enumerate(check_plan(around, galley, plan)[1:], 1):
-                if leg.ended is None and any(h in around.enemy_near for h in leg.position.hexes):
-                    raise IllegalOrder("5.31", f"step {number}: {plan.galley} failed its Crew check and may not "
-                                               "move adjacent to an enemy galley")
-        moved, events = move(around, galley, plan)
-        sim = sim.with_galley(moved)
-        results.append(list(events))
-    return sim, results
+    segment.check(state, decision, members, dict(current.confusion), current.restricted)
 
 
 def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
-    after, moves = check_activate(state, decision)
+    check_activate(state, decision)
     keys = (decision.squadron, decision.also) if decision.also else (decision.squadron,)
-    members = [g for k in keys for g in state.squadron(k).galleys]
-    at_max = [g for g in members if state.galley(g).speed is SpeedSide.MAXIMUM]
+    members = _members(state, decision)
+    mine = [g for g in members if state.controller(state.galley(g)) == decision.side]
+    at_max = [g for g in mine if state.galley(g).speed is SpeedSide.MAXIMUM]
+    fatigue_before = {g.id: g.fatigue for g in state.galleys}
+    before = {g.id: g for g in state.galleys}
     events: list[Event] = [Activated(rule="5.41", side=decision.side, squadrons=keys)]
     # Dice from here on: nothing below may refuse the decision.
-    new = after
-    for plan, moved in zip(decision.plans, moves):
-        events += moved
-        for event in moved:
-            if isinstance(event, RanAground):
-                new, more = victory.damaged(new, event.galley, "ran aground")
-                events += more
-        # 9.1: a galley leaving the map earns nobody VP; its commanders leave with it.
-        if plan.galley in at_max and new.galley(plan.galley).position is not None:
-            new, more = fatigue.check(new, plan.galley, dice)
-            events += more
-    for gid in at_max:
-        if gid not in [p.galley for p in decision.plans] and new.galley(gid).position is not None:
-            new, more = fatigue.check(new, gid, dice)
-            events += more
+    current = state.current or PendingActivation(())
+    done = segment.resolve(state, decision, members, dict(current.confusion), dice)
+    new = replace(state, galleys=tuple(done.galleys[g.id] for g in state.galleys), record=done.record,
+                  grapple_lines=done.lines, grapple_tried=done.tried, fired=done.fired, retracted=done.retracted,
+                  rammed_by=done.rammed_by)
+    events += done.events
+    new, more = settle(new, done.events, before, dice)
+    events += more
+    # 6.43 reading: markers placed by Avoidance (6.52) or an Anastrophe (7.36) count from the next turn too.
+    fresh = tuple(g.id for g in new.galleys if g.fatigue > fatigue_before.get(g.id, 0) and g.id not in new.fresh_fatigue)
+    new = replace(new, fresh_fatigue=(*new.fresh_fatigue, *fresh))
+    # 6.42: galleys that began at Maximum, plans first; 9.1: a galley that left the map is not checked.
+    order = [p.galley for p in decision.plans] + [g for g in at_max if g not in [p.galley for p in decision.plans]]
+    for gid in order:
+        galley = new.galley(gid)
+        if gid not in at_max or galley.position is None or gid in new.record.anastrophes or new.result is not None:
+            continue
+        new, more = fatigue.check(new, gid, dice, ram_attempt=gid in new.record.ram_attempts,
+                                  rake_attempt=gid in new.record.rake_attempts)
+        events += more
     for gid in decision.refloat:
         galley = new.galley(gid)
         around = surroundings(new.board, new.galleys, galley, new.wind, new.turn)
@@ -282,5 +279,7 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
             new = new.with_galley(freed)
     new, more = restore_after_command(new, keys)
     events += more
-    new = replace(new, activated=(*new.activated, *keys), current=None, segment=Segment.PHASE_PASS)
+    boarding = may_board(new, mine)
+    new = replace(new, activated=(*new.activated, *keys), current=None, boarders=tuple(mine) if boarding else (),
+                  segment=Segment.BOARDING if boarding and new.result is None else Segment.PHASE_PASS)
     return new, events

@@ -28,7 +28,7 @@ Everything that can be checked is checked before the first die
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 import msgspec
@@ -166,6 +166,11 @@ class MPExpended(Event, frozen=True, kw_only=True):
 
     galley: GalleyId
     mp: int
+
+
+# Called after each step a galley takes: (step number, galleys, record) -> (galleys, events, record).
+AfterStepHook = Callable[[int, dict[GalleyId, Galley], CombatRecord],
+                         tuple[Mapping[GalleyId, Galley], list[Event], CombatRecord]]
 
 
 class PlanEnd(enum.Enum):
@@ -511,8 +516,14 @@ def execute_plan(
     record: CombatRecord = CombatRecord(),
     firepots: FirepotsHook | None = None,
     reaction_fire: ReactionFireHook | None = None,
+    after_step: AfterStepHook | None = None,
 ) -> tuple[dict[GalleyId, Galley], list[Event], PlanOutcome]:
-    """Run `plan` with the dice; IllegalOrder (before any die) if it is illegal as things stand."""
+    """Run `plan` with the dice; IllegalOrder (before any die) if it is illegal as things stand.
+
+    `after_step(number, galleys, record)` is called after each step taken (and
+    the reactions to it) while the galley goes on: the turn code's Missile
+    Fire during movement (8.42). It returns the galleys, its events and the record.
+    """
     check_combat_plan(board, galleys, plan, charts, options, record)
     orders = reactions or {}
     first: Step | None = plan.steps[0] if plan.steps else None
@@ -528,4 +539,8 @@ def execute_plan(
     for number, step in enumerate(plan.steps, 1):
         if not run.take(number, step):
             break
+        if after_step is not None:
+            field, more, run.record = after_step(number, dict(run.field), run.record)
+            run.field = dict(field)
+            run.events += more
     return run.finish()

@@ -14,6 +14,8 @@ import msgspec
 
 from engine.errors import IllegalOrder
 from engine.galley import GalleyId
+from engine.manpower_orders import BoardingParty, FireOrder, GrappleOrder
+from engine.reactions import ReactionOrders
 from engine.steps import Plan
 
 
@@ -51,17 +53,33 @@ class Speed(Decision, frozen=True, tag="speed"):
     maximum: tuple[GalleyId, ...] = ()
 
 
-class Activate(Decision, frozen=True, tag="activate"):
-    """E/1 or F (5.41): a squadron's movement segment, a plan per galley that moves.
+class Missiles(msgspec.Struct, frozen=True, omit_defaults=True):
+    """8.42: a galley's Missile Fire in its Movement Segment: after `after_step` steps of its plan
+    (0: before it moves), or after its movement (None), when it may split its fire (8.43)."""
 
-    Galleys without a plan do nothing (still activated). `refloat` lists
-    aground galleys that try to get off (6.36) after the plans are carried out.
+    order: FireOrder
+    after_step: int | None = None
+
+
+class Activate(Decision, frozen=True, tag="activate"):
+    """E/1 or F (5.41): a squadron's movement segment, the orders of each galley that acts.
+
+    Per galley, in the order of play: `disengage` (8.32, before moving), its
+    movement plan with combat steps (6.13, 7), its Missile Fire (`fire`,
+    8.42), a grapple attempt at the end of its movement (`grapple`, 8.11);
+    `firepots` names the galleys that drop firepots with their Ram (8.53).
+    Galleys without orders do nothing (still activated). `refloat` lists
+    aground galleys that try to get off (6.36) after the others have acted.
     """
 
     squadron: str
     plans: tuple[Plan, ...] = ()
     refloat: tuple[GalleyId, ...] = ()
     also: str | None = None  # the second squadron of a successful Double Activation (5.42)
+    disengage: tuple[GalleyId, ...] = ()
+    fire: tuple[Missiles, ...] = ()
+    grapple: tuple[GrappleOrder, ...] = ()
+    firepots: tuple[GalleyId, ...] = ()
 
 
 class Double(Decision, frozen=True, tag="double"):
@@ -74,6 +92,18 @@ class Individual(Decision, frozen=True, tag="individual"):
     """F (5.31): activate one Individual Squadron galley; its Crew check is rolled."""
 
     galley: GalleyId
+
+
+class Boarding(Decision, frozen=True, tag="board"):
+    """E/2 (8.2): the Boarding Segment's parties, all declared at once; none: no boarding."""
+
+    parties: tuple[BoardingParty, ...] = ()
+
+
+class Reactions(Decision, frozen=True, tag="reactions"):
+    """6.5, 6.7, 8.42: the side's standing reaction orders from now on (docs/reactions.md); no dice."""
+
+    orders: ReactionOrders
 
 
 class Transfer(Decision, frozen=True, tag="transfer"):
@@ -96,7 +126,8 @@ class AcceptHalt(Decision, frozen=True, tag="accept-halt"):
 
 
 AnyDecision = Union[
-    Deploy, Squadrons, Initiative, Speed, Activate, Double, Individual, Transfer, Concede, ProposeHalt, AcceptHalt
+    Deploy, Squadrons, Initiative, Speed, Activate, Double, Individual, Boarding, Reactions, Transfer, Concede,
+    ProposeHalt, AcceptHalt,
 ]
 
 KINDS: dict[type[Decision], str] = {

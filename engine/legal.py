@@ -13,7 +13,7 @@ always open to the side deciding and are not listed.
 from __future__ import annotations
 
 
-from engine import command
+from engine import command, legal_combat
 from engine.activation import allowed, double_options, squadrons_left
 from engine.commanders import transfer_targets
 from engine.decisions import (
@@ -58,6 +58,10 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += activations(state, due)
     elif due.kind == "individual":
         out += [Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)]
+    elif due.kind == "board":
+        out += legal_combat.boarding_examples(state, due.side)
+    if due.kind == "speed":
+        out += legal_combat.reaction_examples(state, due.side)
     if due.kind in ("squadrons", "activate", "individual") and state.current is None:
         out += transfers(state, due.side)
     if state.halt_proposed == state.other(due.side):
@@ -213,7 +217,7 @@ def _activation(state: GameState, side: str, key: str, also: str | None, variant
     if variant:
         for n, gid in enumerate(members):
             galley = sim.galley(gid)
-            if galley.position is None:
+            if galley.position is None or sim.controller(galley) != side:  # 8.25: captured since phase B
                 continue
             if galley.aground is not None:
                 if sim.turn > galley.aground.turn:
@@ -234,7 +238,10 @@ def _activation(state: GameState, side: str, key: str, also: str | None, variant
                 sim = sim.with_galley(moved)
                 plans.append(plan)
                 break
-    return Activate(side=side, squadron=key, also=also, plans=tuple(plans), refloat=tuple(refloat))
+    decision = Activate(side=side, squadron=key, also=also, plans=tuple(plans), refloat=tuple(refloat))
+    if variant:  # 1 attacks (rams, rakes ...), 2 skirmishes (fire, grapples, disengages, jettisons)
+        decision = legal_combat.enrich(state, decision, members, options.of, options.nearness, confusion, variant)
+    return decision
 
 
 def _ordered(state: GameState, options: _Options, reaches: list[Reach], variant: int, n: int) -> list[Reach]:

@@ -5,7 +5,11 @@
     initiative: ionians first
     speed Egypt: max G3-1 G3-2          (or: speed Egypt: cruise)
     activate Egypt: G3-1 max 6: F F P F; G3-2 cruise 3: F F F; refloat G3-4
+    activate Egypt: G3-1 max 6: F F R:R5-3; G3-1 firepots; G3-2 disengage; G3-2 cruise 2: F F;
+                    G3-2 fire R5-3 @1; G3-2 grapple R5-3
     activate Aeaces + Egypt: ...        (a successful Double Activation)
+    board: G3-2 R5-3, G3-4 R5-3 M1      (or: board, to board nothing)
+    reactions: default: avoid=ram-position fire=attacked; G3-12: avoid=never
     double Egypt
     individual G3-12
     transfer Egypt to G3-14
@@ -20,17 +24,20 @@ from __future__ import annotations
 
 import re
 
-from engine import orders
+from engine import manpower_orders, orders
 from engine.decisions import (
     AcceptHalt,
     Activate,
     AnyDecision,
+    Boarding,
     Concede,
     Deploy,
     Double,
     Individual,
     Initiative,
+    Missiles,
     ProposeHalt,
+    Reactions,
     Speed,
     Squadrons,
     Transfer,
@@ -39,6 +46,10 @@ from engine.errors import NotationError
 from engine.galley import parse_galley_id
 from engine.hexes import MapSpec, SINGLE_SHEET
 from engine.position import format_position, parse_position
+from engine.reactions import format_reactions, parse_reactions
+
+_AT_STEP = re.compile(r"(.*?)\s+@(\d+)")
+_GALLEY_ORDERS = ("disengage", "grapple", "fire", "firepots")
 
 
 def _ids(text: str) -> tuple:
@@ -101,14 +112,12 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
         raise NotationError("write 'speed SQUADRON: cruise' or 'speed SQUADRON: max GALLEY ...'")
     if verb == "activate" and colon and rest:
         first, _, second = rest.partition(" + ")
-        plans, refloat = [], ()
-        for part in _parts(body):
-            if part.lower().startswith("refloat"):
-                refloat = _ids(part[len("refloat"):])
-            else:
-                plans.append(orders.parse_order(part))
-        return Activate(side=side, squadron=first.strip(), also=second.strip() or None, plans=tuple(plans),
-                        refloat=refloat)
+        return _activate(side, first.strip(), second.strip() or None, body, map_)
+    if verb == "board":
+        parties = manpower_orders.parse_boarding(line).parties if colon and body.strip() else ()
+        return Boarding(side=side, parties=parties)
+    if verb == "reactions" and colon and not rest:
+        return Reactions(side=side, orders=parse_reactions("\n".join(_parts(body))))
     if verb == "double" and rest and not colon:
         return Double(side=side, other=rest)
     if verb == "individual" and rest and not colon:
@@ -119,11 +128,48 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
             return Transfer(side=side, commander=match.group(1), to=parse_galley_id(match.group(2)))
     raise NotationError(
         f"not a decision: {text!r} (deploy, squadrons, initiative, speed, activate, double, individual, "
-        "transfer, concede, propose halt, accept halt: see docs/orders.md)"
+        "board, reactions, transfer, concede, propose halt, accept halt: see docs/orders.md)"
     )
 
 
-def format_decision(decision: AnyDecision) -> str:
+def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSpec) -> Activate:
+    """The parts of an activation: movement orders, and per galley disengage, fire, grapple, firepots."""
+    fields: dict[str, list] = {"plans": [], "disengage": [], "fire": [], "grapple": [], "firepots": []}
+    refloat: tuple = ()
+    for part in _parts(body):
+        words = part.split()
+        keyword = words[1].lower() if len(words) > 1 else ""
+        if words[0].lower() == "refloat":
+            refloat = _ids(part[len("refloat"):])
+        elif keyword == "disengage":
+            fields["disengage"].append(manpower_orders.parse_disengage(part).galley)
+        elif keyword == "firepots" and len(words) == 2:
+            fields["firepots"].append(parse_galley_id(words[0]))
+        elif keyword == "grapple":
+            fields["grapple"].append(manpower_orders.parse_grapple(part, map_))
+        elif keyword == "fire":
+            at = _AT_STEP.fullmatch(part)
+            text, step = (at.group(1), int(at.group(2))) if at else (part, None)
+            fields["fire"].append(Missiles(manpower_orders.parse_fire(text), step))
+        else:
+            fields["plans"].append(orders.parse_order(part))
+    return Activate(side=side, squadron=squadron, also=also, refloat=refloat,
+                    **{k: tuple(v) for k, v in fields.items()})
+
+
+def _activation_parts(decision: Activate, map_: MapSpec) -> list[str]:
+    parts = [orders.format_order(p) for p in decision.plans]
+    parts += [f"{g} firepots" for g in decision.firepots]
+    parts += [manpower_orders.format_disengage(manpower_orders.DisengageOrder(g)) for g in decision.disengage]
+    parts += [manpower_orders.format_fire(m.order) + ("" if m.after_step is None else f" @{m.after_step}")
+              for m in decision.fire]
+    parts += [manpower_orders.format_grapple(o, map_) for o in decision.grapple]
+    if decision.refloat:
+        parts.append("refloat " + " ".join(str(g) for g in decision.refloat))
+    return parts
+
+
+def format_decision(decision: AnyDecision, map_: MapSpec = SINGLE_SHEET) -> str:
     if isinstance(decision, Deploy):
         galleys = ", ".join(f"{g} {p}" for g, p in decision.galleys)
         aboard = ", ".join(f"{name} on {g}" for name, g in decision.commanders)
@@ -141,10 +187,13 @@ def format_decision(decision: AnyDecision) -> str:
         return f"speed {decision.squadron}: max " + " ".join(str(g) for g in decision.maximum)
     if isinstance(decision, Activate):
         who = decision.squadron + (f" + {decision.also}" if decision.also else "")
-        parts = [orders.format_order(p) for p in decision.plans]
-        if decision.refloat:
-            parts.append("refloat " + " ".join(str(g) for g in decision.refloat))
+        parts = _activation_parts(decision, map_)
         return f"activate {who}:" + (" " + "; ".join(parts) if parts else "")
+    if isinstance(decision, Boarding):
+        return manpower_orders.format_boarding(manpower_orders.BoardingOrder(decision.parties)) if decision.parties \
+            else "board"
+    if isinstance(decision, Reactions):
+        return "reactions: " + "; ".join(format_reactions(decision.orders).splitlines())
     if isinstance(decision, Double):
         return f"double {decision.other}"
     if isinstance(decision, Individual):

@@ -9,17 +9,19 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from engine import activation, commanders, initiative, sequence, setup, victory
+from engine import activation, boarding_segment, commanders, initiative, sequence, setup, victory
 from engine.decisions import (
     AcceptHalt,
     Activate,
     AnyDecision,
+    Boarding,
     Concede,
     Deploy,
     Double,
     Individual,
     Initiative,
     ProposeHalt,
+    Reactions,
     Speed,
     Squadrons,
     Transfer,
@@ -44,6 +46,12 @@ class HaltProposed(Event, frozen=True, kw_only=True):
     side: str
 
 
+class ReactionsSet(Event, frozen=True, kw_only=True):
+    """The side's standing reaction orders from now on (6.5, 6.7, 8.42; docs/reactions.md)."""
+
+    side: str
+
+
 def pending(state: GameState) -> Pending:
     if state.result is not None:
         return Pending(None, "over", state.result.text, finished=True)
@@ -60,6 +68,7 @@ _KINDS: dict[str, tuple[type, ...]] = {
     "speed": (Speed,),
     "activate": (Activate, Double),
     "individual": (Individual,),
+    "board": (Boarding,),
 }
 _TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
 
@@ -82,6 +91,11 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         if state.halt_proposed != state.other(decision.side):
             raise IllegalOrder("9.1", "the other side has not proposed to halt")
         return victory.end(state, victory.halt(state))
+    if isinstance(decision, Reactions):
+        # Any time the side decides; no dice. The orders in force when the active side signs are used.
+        orders = tuple((k, o) for k, o in state.reactions if k != decision.side)
+        state = replace(state, reactions=tuple(sorted((*orders, (decision.side, decision.orders)))))
+        return state, [ReactionsSet(rule="6.5", side=decision.side)]
     if isinstance(decision, Transfer):
         if due.kind not in _TRANSFER_WHEN or state.current is not None:
             raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
@@ -103,5 +117,7 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         return activation.apply_double(state, decision, dice)
     if isinstance(decision, Individual):
         return activation.apply_individual(state, decision, dice)
+    if isinstance(decision, Boarding):
+        return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)
     return activation.apply_activate(state, decision, dice)

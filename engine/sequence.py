@@ -100,6 +100,8 @@ def decision_due(state: GameState) -> Due | None:
     if state.phase in (Phase.COMMAND, Phase.INDIVIDUAL) and state.to_move is not None:
         side = state.to_move
         name = state.side(side).name
+        if state.segment is Segment.BOARDING:
+            return Due(side, "board", f"{name}: the Boarding Segment (8.2): board, or not")
         if state.current is not None:
             return Due(side, "activate", f"{name}: move {' and '.join(state.current.squadrons)}")
         if state.segment is Segment.MOVEMENT:
@@ -262,7 +264,7 @@ def step(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
             return replace(state, to_move=state.other(state.to_move)), []
         if not individual:
             state, began = _began(state, Phase.INDIVIDUAL, Segment.MOVEMENT, "5.31")
-            return replace(state, to_move=state.first), [began]
+            return replace(state, to_move=state.first, record=state.record.next_phase()), [began]
         state, began = _began(state, Phase.STATUS, rule="3.1")
         state, events = status_phase(state, dice)
         return state, [began, *events]

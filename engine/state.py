@@ -397,11 +397,22 @@ def _sorted_sets(galley: Galley) -> Galley:
     return replace(galley, **changes) if changes else galley  # type: ignore[arg-type]
 
 
+def _sorted_struct(value: msgspec.Struct) -> msgspec.Struct:
+    """The struct with each set of galley ids as a tuple sorted by encoding (GalleyId's enums do not order)."""
+    changes = {
+        name: tuple(sorted(getattr(value, name), key=_encoder.encode))
+        for name in value.__struct_fields__
+        if isinstance(getattr(value, name), frozenset) and len(getattr(value, name)) > 1
+    }
+    return replace(value, **changes) if changes else value
+
+
 def encode_state(state: GameState) -> bytes:
     """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
     pinned = RulesData(charts=state.rules.sha256, commanders="", counters="")
     galleys = tuple(_sorted_sets(g) for g in state.galleys)
-    return _encoder.encode(replace(state, rules=pinned, galleys=galleys))
+    return _encoder.encode(replace(state, rules=pinned, galleys=galleys, record=_sorted_struct(state.record),
+                                   devices=_sorted_struct(state.devices)))
 
 
 class PhaseBegan(Event, frozen=True, kw_only=True):

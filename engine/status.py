@@ -3,30 +3,28 @@
 Also `eliminate`, the one way a galley leaves play for good (sunk, stuck),
 so that its commanders (5.53, 9.2) and the VP (9.1) are always settled.
 
-Foul Disengage (8.35) frees the pair: the galley that rolled the success
-gets the Half Speed marker; its partner, freed with it, rolls no more.
+The segments run the rules' own modules: G/1 engine.disengage (8.35), G/2
+engine.fire's Firefight (8.54) then the Masts Down markers (6.24), G/3
+engine.fatigue (6.45), G/4 engine.sinking's transitive chain (7.17); the VP
+and commanders they cost come from engine.casualties. At the end of the
+phase what lasts a turn is cleared (`end_of_turn`).
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine import commanders, fatigue, victory
-from engine.charts import Disengage, FireOutcome, disengage_success, firefight_result, sinks
+from collections.abc import Mapping
+
+from engine import commanders, disengage, fatigue, fire, victory
+from engine.battlefield import Field
+from engine.casualties import settle
+from engine.combat_record import CombatRecord
 from engine.dice import Dice
-from engine.events import DieRolled, Event
-from engine.galley import GalleyId, Removal
+from engine.events import Event
+from engine.galley import Galley, GalleyId, Removal
+from engine.sinking import sinking_segment
 from engine.state import GameState, Phase, PhaseBegan, Segment, galley_key
-
-
-class Disengaged(Event, frozen=True, kw_only=True):
-    galley: GalleyId
-    partner: GalleyId
-
-
-class FireChanged(Event, frozen=True, kw_only=True):
-    galley: GalleyId
-    fire: str  # out, burning, spread
 
 
 class MarkerRemoved(Event, frozen=True, kw_only=True):
@@ -61,49 +59,27 @@ def eliminate(state: GameState, galley_id: GalleyId, removal: Removal, how: str,
     return state, events
 
 
+def _field(state: GameState) -> Field:
+    return Field(state.board, {g.id: g for g in state.galleys}, state.charts, state.devices)
+
+
+def _galleys(state: GameState, galleys: Mapping[GalleyId, Galley]) -> GameState:
+    return replace(state, galleys=tuple(galleys[g.id] for g in state.galleys))
+
+
 def foul_disengage(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
-    """G/1 (8.35): 1d6 on the Foul Disengage Table for each Fouled galley; no modifiers."""
-    events: list[Event] = []
-    for gid in [g.id for g in state.galleys if g.fouled_with and g.position is not None]:
-        galley = state.galley(gid)
-        if not galley.fouled_with:
-            continue  # freed by its partner's success
-        natural = dice.d6(f"8.35 foul disengage {gid}")
-        ok = disengage_success(state.charts, Disengage.FOUL, galley.crew, natural)
-        events.append(DieRolled(rule="8.35", table=f"Foul Disengage (Crew {galley.crew})", natural=natural,
-                                outcome="disengaged" if ok else "still Fouled"))
-        if ok:
-            for partner in sorted(galley.fouled_with, key=galley_key):
-                p = state.galley(partner)
-                state = state.with_galley(replace(p, fouled_with=p.fouled_with - {gid}))
-                events.append(Disengaged(rule="8.35", galley=gid, partner=partner))
-            state = state.with_galley(replace(state.galley(gid), fouled_with=frozenset(), half_speed=True))
-    return state, events
+    """G/1 (8.35, engine.disengage): every Fouled galley rolls, no modifiers; success: Half Speed."""
+    resolution = disengage.foul_disengage(_field(state), dice)
+    return _galleys(state, resolution.galleys), resolution.events
 
 
 def galley_recovery(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
-    """G/2: fight fires (8.54, the Firefight Table), spread them, then remove every Masts Down marker (6.24)."""
-    events: list[Event] = []
-    for gid in [g.id for g in state.galleys if g.on_fire and g.position is not None]:
-        galley = state.galley(gid)
-        if galley.position is None:
-            continue
-        natural = dice.d6(f"8.54 firefight {gid}")
-        result = firefight_result(state.charts, natural)
-        events.append(DieRolled(rule="8.54", table="Firefight", natural=natural,
-                                outcome=result.fire.value + (", spreads" if result.spreads else "")))
-        if result.spreads:
-            for other in sorted(galley.fouled_with | galley.grappled_with, key=galley_key):
-                o = state.galley(other)
-                if not o.on_fire and o.position is not None:
-                    state = state.with_galley(replace(o, on_fire=True))
-                    events.append(FireChanged(rule="8.54", galley=other, fire="spread"))
-        if result.fire is FireOutcome.OUT:
-            state = state.with_galley(replace(state.galley(gid), on_fire=False))
-            events.append(FireChanged(rule="8.54", galley=gid, fire="out"))
-        elif result.fire is FireOutcome.SUNK:
-            state, more = eliminate(state, gid, Removal.SUNK, "burnt and sunk", dice, "8.54")
-            events += more
+    """G/2: the Firefight (8.54, engine.fire) with its spread and VP, then every Masts Down marker comes off (6.24)."""
+    before = {g.id: g for g in state.galleys}
+    resolution = fire.firefight(_field(state), dice)
+    state = _galleys(state, resolution.galleys)
+    state, more = settle(state, resolution.events, before, dice)
+    events = [*resolution.events, *more]
     for galley in state.galleys:
         if galley.mast_down:
             state = state.with_galley(replace(galley, mast_down=False))
@@ -112,23 +88,24 @@ def galley_recovery(state: GameState, dice: Dice) -> tuple[GameState, list[Event
 
 
 def sinking(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
-    """G/4 (7.17): 1d6 for each Rammed galley; a sinking takes its Fouled and Grappled partners with it."""
-    events: list[Event] = []
-    for gid in [g.id for g in state.galleys if g.rammed and g.position is not None]:
-        galley = state.galley(gid)
-        if galley.position is None:
-            continue
-        natural = dice.d6(f"7.17 sinking {gid}")
-        down = sinks(state.charts, natural)
-        events.append(DieRolled(rule="7.17", table="Sinking", natural=natural, outcome="sinks" if down else "afloat"))
-        if down:
-            partners = sorted(galley.fouled_with | galley.grappled_with, key=galley_key)
-            state, more = eliminate(state, gid, Removal.SUNK, "sunk", dice, "7.17")
-            events += more
-            for partner in partners:
-                state, more = eliminate(state, partner, Removal.SUNK, "dragged down", dice, "3.1")
-                events += more
-    return state, events
+    """G/4 (7.17, engine.sinking): each Rammed galley rolls; it takes every galley Grappled or Fouled
+    with it down, and those bound to them, transitively. VP and commanders follow (9.1, 5.53)."""
+    before = {g.id: g for g in state.galleys}
+    galleys, events = sinking_segment(before, state.charts, dice)
+    state = _galleys(state, galleys)
+    state, more = settle(state, events, before, dice)
+    return state, [*events, *more]
+
+
+def end_of_turn(state: GameState) -> GameState:
+    """What lasts a turn ends: Collisions (7.16), the combat record, grapple attempts, fire used,
+    retractions and repulses; grapple lines of grapples no longer in force are forgotten."""
+    galleys = tuple(replace(g, collided_with=frozenset()) if g.collided_with else g for g in state.galleys)
+    held = {g.id: g.grappled_with for g in galleys}
+    lines = tuple(line for line in state.grapple_lines if line.target in held.get(line.grappler, frozenset()))
+    rammed_by = tuple((t, r) for t, r in state.rammed_by if state.galley(t).position is not None)
+    return replace(state, galleys=galleys, record=CombatRecord(), grapple_tried=(), fired=(), retracted=(),
+                   repulsed=(), boarders=(), grapple_lines=lines, rammed_by=rammed_by)
 
 
 def _recovery(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
@@ -153,4 +130,4 @@ def status_phase(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
         events += more
         if state.result is not None:
             break
-    return state, events
+    return end_of_turn(state), events
