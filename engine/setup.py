@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from engine import scenario as sc
 from engine.board import Board, Edge, coast_beyond
 from engine.decisions import Deploy
+from engine.devices import devices_for
 from engine.errors import IllegalOrder, RulesDataError
 from engine.events import Event
 from engine.galley import Colour, Equipment, Galley, GalleyId, GalleyType
@@ -24,6 +25,7 @@ from engine.position import Position, format_position, parse_position
 from engine.rulesdata import RulesData, load_rules_data, parse
 from engine.speed import Wind
 from engine.state import (
+    DEFENSIVE_REACTION_RAM,
     CommanderState,
     DeployGroup,
     DeployTask,
@@ -118,14 +120,24 @@ def _specials(scenario: sc.Scenario, options: dict[str, str]) -> list[sc.Special
     return out
 
 
+# Optional rules any battle may use, chosen at set-up (the first choice is the default).
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {DEFENSIVE_REACTION_RAM: ("off", "on")}  # 6.7
+
+
 def _options(scenario: sc.Scenario, given: dict[str, object]) -> dict[str, str]:
     known = {o.key: o for o in scenario.options}
     for key, value in given.items():
+        if key in GAME_OPTIONS and key not in known:
+            if str(value) not in GAME_OPTIONS[key]:
+                raise RulesDataError(f"option {key}={value}: choose one of {GAME_OPTIONS[key]}")
+            continue
         if key not in known:
             raise RulesDataError(f"option {key!r}: {scenario.name} has options {sorted(known) or 'none'}")
         if str(value) not in known[key].choices:
             raise RulesDataError(f"option {key}={value}: choose one of {known[key].choices}")
-    return {key: str(given.get(key, option.default)) for key, option in known.items()}
+    chosen = {key: str(given.get(key, option.default)) for key, option in known.items()}
+    chosen.update({key: str(value) for key, value in given.items() if key in GAME_OPTIONS and key not in known})
+    return chosen
 
 
 def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]) -> GameState:
@@ -218,6 +230,7 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
         deploy=tuple(tasks),
         home_groups=home,
         minor_on_halt=scenario.victory.minor_on_halt,
+        devices=devices_for(scenario, chosen),
     )
     return _flagships(state, scenario)
 

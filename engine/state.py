@@ -17,7 +17,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.board import Board
-from engine.charts import Charts
+from engine.charts import Charts, RollRange
 from engine.combat_record import CombatOptions, CombatRecord
 from engine.devices import NO_DEVICES, Devices
 from engine.events import Event
@@ -380,7 +380,15 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-_encoder = msgspec.json.Encoder(order="deterministic")  # sorts every set and dict: the same bytes in every process
+def _plain(value: Any) -> Any:
+    """What the encoder cannot encode by itself: a roll range (Devices.flame_ignites) as its text."""
+    if isinstance(value, RollRange):
+        return str(value)
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")
+
+
+# sorts every set and dict: the same bytes in every process
+_encoder = msgspec.json.Encoder(order="deterministic", enc_hook=_plain)
 _SET_FIELDS = tuple(
     name for name, kind in zip(Galley.__struct_fields__, (f.type for f in msgspec.structs.fields(Galley)))
     if "frozenset" in str(kind)
