@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from engine import specials
 from engine.decisions import Squadrons
 from engine.errors import IllegalOrder
 from engine.events import Event
@@ -143,7 +144,8 @@ def claims(state: GameState, side: str, line_users: tuple[str, ...] = ()) -> dic
         members = line_astern(state, c) if c.name in line_users else in_range(state, c)
         home = _home(state, c)
         for gid in members:
-            if gid in claim and (home is None or gid in home or gid == c.galley):
+            if gid in claim and (home is None or gid in home or gid == c.galley) and (
+                    gid == c.galley or specials.may_command(state, c.name, gid)):
                 claim[gid].append(c.name)
     for c in state.commanders_of(side):  # a Command Ship is in its own commander's squadron
         if c.galley in claim and c.name in claim[c.galley]:

@@ -30,7 +30,7 @@ from engine.hexes import Hex, distance, neighbours
 from engine.initiative import active_admirals
 from engine.ratings import SpeedSide
 from engine.state import CommanderState, GameState, galley_key
-from engine import victory
+from engine import specials, victory
 
 
 class Transferred(Event, frozen=True, kw_only=True):
@@ -79,7 +79,8 @@ def transfer_targets(state: GameState, commander: CommanderState) -> list[Galley
             other = at.get(n)
             if other is not None and other.controller is not mine:
                 continue  # a path of hexes free of enemy ships
-            if other is not None and other.id != ship.id and not other.fouled_with and not other.grappled_with:
+            if other is not None and other.id != ship.id and not other.fouled_with and not other.grappled_with \
+                    and specials.commander_barred(state, commander.name, other.id) is None:
                 if other.id not in found:
                     found.append(other.id)
                     reach = d + 1

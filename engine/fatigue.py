@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from engine import specials
 from engine.charts import avoidance_fatigue, fatigue_result
 from engine.dice import Dice
 from engine.events import DieRolled, Event
@@ -56,6 +57,7 @@ def check(
         mods.append(("made a Ram attempt", table.modifiers.ram_attempt))
     if rake_attempt:
         mods.append(("made a Rake attempt", table.modifiers.rake_attempt))
+    mods += specials.fatigue_modifiers(state, galley)  # Side's pestilence
     natural = dice.d6(f"6.42 fatigue {galley_id}")
     adjusted = natural + sum(v for _, v in mods)
     level = fatigue_result(state.charts, galley.crew, adjusted)

@@ -13,7 +13,8 @@ always open to the side deciding and are not listed.
 from __future__ import annotations
 
 
-from engine import command, legal_combat
+from engine import command, deploy_examples, scenario_play
+from engine import legal_combat
 from engine.activation import allowed, double_options, squadrons_left
 from engine.commanders import transfer_targets
 from engine.decisions import (
@@ -33,9 +34,7 @@ from engine.galley import Galley, GalleyId
 from engine.hexes import Hex, neighbours
 from engine.movement import check_plan, move, surroundings
 from engine.planner import Reach, end_positions
-from engine.position import Position
 from engine.sequence import Due, decision_due, speed_choices
-from engine.setup import deploy_notation, zone_positions
 from engine.speed import speed_limit
 from engine.state import GameState, PendingActivation, galley_key
 from engine.steps import Plan
@@ -73,45 +72,8 @@ def legal(state: GameState) -> list[AnyDecision]:
 
 
 def deployments(state: GameState, side: str) -> list[Deploy]:
-    """Galleys to slots in the book's order and in reverse; zones filled from their first and last hexes."""
-    out = []
-    for variant in (0, 1):
-        decision = _deployment(state, side, variant)
-        if decision is not None and decision not in out:
-            out.append(decision)
-    return out
-
-
-def _deployment(state: GameState, side: str, variant: int) -> Deploy | None:
-    task = state.deploy[0]
-    placed: list[tuple[GalleyId, Position]] = []
-    taken: set = set()
-    commanders: list[tuple[str, GalleyId]] = []
-    for group in task.groups:
-        chosen = [g for g in group.galleys if g not in dict(placed)][: group.count]
-        if group.zone is None:
-            slots = list(group.slots) if variant == 0 else list(reversed(group.slots))
-            pairs = list(zip(chosen, slots))
-        else:
-            pairs = []
-            for gid in chosen:
-                double = state.galley(gid).ratings.double
-                spots = zone_positions(state, group.zone, double, taken)
-                if not spots:
-                    return None
-                spot = spots[0] if variant == 0 else spots[-1]
-                pairs.append((gid, spot))
-                taken.update(spot.hexes)
-        placed += pairs
-        ships = [*group.aboard, *(gid for gid, _ in pairs)]
-        for n, name in enumerate(group.commanders):
-            commanders.append((name, ships[(n if variant == 0 else -1 - n) % len(ships)]))
-    mine = [g.id for g in state.galleys_of(side)] + [gid for gid, _ in placed]
-    for n, name in enumerate(task.anywhere):
-        commanders.append((name, mine[(n * 7 + variant * 3) % len(mine)]))
-    map_ = state.board.map
-    return Deploy(side=side, galleys=tuple((g, deploy_notation(p, map_)) for g, p in placed),
-                  commanders=tuple(commanders))
+    """Galleys to slots in the book's order and in reverse; zones filled to fit their rules (engine.deploy_examples)."""
+    return deploy_examples.examples(state, side)
 
 
 # --- phase B and D ----------------------------------------------------------------------------
@@ -163,8 +125,9 @@ def activations(state: GameState, due: Due) -> list[AnyDecision]:
     for key, also in allowed(state, due.side):
         options = _Options(state, due.side)
         for variant in range(3):
-            decision = _activation(state, due.side, key, also, variant, options)
-            if decision not in out:
+            decision = scenario_play.with_entries(state, _activation(state, due.side, key, also, variant, options),
+                                                  variant)
+            if decision not in out and scenario_play.acceptable(state, decision):
                 out.append(decision)
     out += [Double(side=due.side, other=other) for _, other in double_options(state, due.side)]
     return out

@@ -42,6 +42,7 @@ from engine.decisions import (
     Squadrons,
     Transfer,
 )
+from engine.entry import offmap_text
 from engine.errors import NotationError
 from engine.galley import parse_galley_id
 from engine.hexes import MapSpec, SINGLE_SHEET
@@ -77,7 +78,8 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
         galleys = []
         for item in _parts(galleys_text, ","):
             gid, _, where = item.partition(" ")
-            galleys.append((parse_galley_id(gid), format_position(parse_position(where.strip(), map_), map_)))
+            off = offmap_text(where, map_)  # `off`, `behind G5-11`, `enter 3028` (engine.entry)
+            galleys.append((parse_galley_id(gid), off or format_position(parse_position(where.strip(), map_), map_)))
         aboard = []
         for item in _parts(commanders_text, ","):
             match = re.fullmatch(r"(.+?) on (\S+)", item)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from engine import activation, boarding_segment, commanders, initiative, sequence, setup, victory
+from engine import activation, boarding_segment, commanders, initiative, scenario_play, sequence, setup, victory
 from engine.decisions import (
     AcceptHalt,
     Activate,
@@ -68,6 +68,8 @@ _KINDS: dict[str, tuple[type, ...]] = {
     "speed": (Speed,),
     "activate": (Activate, Double),
     "individual": (Individual,),
+    "commit": (),  # secret choices come as protocol dicts (engine.choices), never as decisions
+    "open": (),
     "board": (Boarding,),
 }
 _TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
@@ -120,4 +122,4 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
     if isinstance(decision, Boarding):
         return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)
-    return activation.apply_activate(state, decision, dice)
+    return scenario_play.activate(state, decision, dice)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import agent, describe, legal as legal_actions, notation, play, rulesdata, sequence
+from engine import agent, choices, describe, legal as legal_actions, notation, play, rulesdata, secrets, sequence, tournament
 from engine.decisions import from_json, to_json
-from engine.errors import RulesDataError, RulesError
+from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.scenario import (
     BATTLES_DIR,
+    SCENARIOS_DIR,
     builtin_commanders,
     builtin_manifest,
     builtin_scenarios,
@@ -22,6 +23,8 @@ from engine.scenario import (
 )
 from engine.setup import new_game
 from engine.state import GameState, encode_state
+
+TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 
 
 class ScenarioSummary:
@@ -41,15 +44,24 @@ class WarGalley:
         return rulesdata.default_rules_data()
 
     def scenarios(self) -> list[ScenarioSummary]:
+        """The book's battles with year, sides, galleys a side, difficulty and the book's order for
+        beginners, then tournament play (10.0)."""
         out = []
         for s in builtin_scenarios():
             sides = (s.sides[0].key, s.sides[1].key)
-            summary = (f"{s.year_bc} B.C., {s.sides[0].name} v {s.sides[1].name}, "
-                       f"{sum(len(side_galleys(side)) for side in s.sides)} galleys, difficulty {s.difficulty:g}")
+            sizes = " v ".join(str(len(side_galleys(side))) for side in s.sides)
+            rank = f", beginners: {s.beginner_rank}" if s.beginner_rank else ""
+            summary = (f"{s.year_bc} B.C., {s.sides[0].name} v {s.sides[1].name}, {sizes} galleys, "
+                       f"difficulty {s.difficulty:g}{rank}")
             out.append(ScenarioSummary(s.key, f"{s.name}: {s.title}", sides, summary))
+        spec = tournament.load(TOURNAMENT.read_bytes(), str(TOURNAMENT))
+        out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
+                                   "fleets built to 250/300/350/400 points (option budget), committed in secret"))
         return out
 
     def builtin_scenario(self, name: str) -> bytes | None:
+        if name == "tournament":
+            return TOURNAMENT.read_bytes()
         path = BATTLES_DIR / f"{name}.toml"
         return path.read_bytes() if path.is_file() else None
 
@@ -62,9 +74,14 @@ class WarGalley:
             names = ", ".join(s.key for s in builtin_scenarios())
             raise RulesDataError(f"no scenario {name_or_path!r} (built in: {names})")
         data = path.read_bytes()
+        if tournament.is_tournament(data):
+            return tournament.load(data, str(path)).key, data
         return parse_scenario(data, str(path), builtin_manifest(), builtin_commanders()).key, data
 
     def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+        if tournament.is_tournament(scenario_data):
+            spec = tournament.load(scenario_data)
+            return spec.sides[0].key, spec.sides[1].key
         parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
         s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
         return s.sides[0].key, s.sides[1].key
@@ -77,9 +94,19 @@ class WarGalley:
         return play.pending(state)
 
     def legal(self, state: GameState) -> list[Any]:
+        if choices.wanted(state) is not None:
+            return list(choices.listed(state))
         return [to_json(d) for d in legal_actions.legal(state)]
 
     def apply(self, state: GameState, decision: Any, dice: Any) -> tuple[GameState, list[Any]]:
+        if secrets.is_secret(decision):  # commit/open (docs/protocol.md): checked by the rules that asked
+            return choices.apply(state, decision)
+        if choices.wanted(state) is not None:
+            want = choices.wanted(state)
+            assert want is not None
+            if isinstance(decision, dict) and decision.get("kind") in ("concede", "propose-halt", "accept-halt"):
+                return play.apply(state, from_json(decision), dice)
+            raise IllegalOrder(want.rule, f"{want.prompt}")
         return play.apply(state, from_json(decision), dice)
 
     def advance(self, state: GameState, dice: Any) -> tuple[GameState, list[Any]]:
@@ -93,6 +120,10 @@ class WarGalley:
         return to_json(notation.parse_decision(text, side, state.board.map))
 
     def format_order(self, decision: Any) -> str:
+        if secrets.is_secret(decision):
+            if "commit" in decision:
+                return f"commit {decision['commit']}"
+            return f"open {decision['open']}: {decision['value']}"
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:

@@ -254,6 +254,9 @@ class OffMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     entry: list[Hex] = []  # entry hexes; empty = "behind the on-map galleys"
     from_turn: int = 1
     after: str | None = None  # a group that must be all on the map first
+    # The facing of entering galleys when the group has no galley on the map to
+    # follow (Drepanum's Squadrons #1 and #2: 1, "moving north").
+    facing: Facing | None = None
     note: str = ""
 
 

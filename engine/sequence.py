@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
-from engine import command, victory
+from engine import choices, command, entry, specials, specials_drepanum, tournament, victory
 from engine.activation import squadrons_left
 from engine.charts import wind_change
 from engine.commanders import max_barred_by_commander
@@ -67,7 +67,7 @@ def squadron_order(state: GameState) -> list[str]:
 
 def may_go_maximum(state: GameState, galley: Galley) -> bool:
     return (galley.position is not None and maximum_barred(galley) is None
-            and max_barred_by_commander(state, galley.id) is None)
+            and max_barred_by_commander(state, galley.id) is None and specials.maximum_barred(state, galley) is None)
 
 
 def speed_choices(state: GameState, squadron: Squadron) -> list[GalleyId]:
@@ -82,6 +82,9 @@ def decision_due(state: GameState) -> Due | None:
     """The decision the rules wait for now, or None when automatic steps come next (or the game is over)."""
     if state.result is not None:
         return None
+    secret = choices.wanted(state)
+    if secret is not None:
+        return Due(secret.side, secret.kind, secret.prompt)
     if state.phase is Phase.DEPLOYMENT and state.deploy:
         side = state.deploy[0].side
         return Due(side, "deploy", f"{state.side(side).name}: deploy your galleys and commanders")
@@ -158,16 +161,22 @@ def wind_phase(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
             state = replace(state, wind=rule.start)
             events.append(WindChanged(rule="6.2", wind=rule.start))
     state, began = _began(state, Phase.SQUADRONS)
-    return state, [*events, began]
+    return specials_drepanum.broken_now(state), [*events, began]
 
 
 def settle_squadrons(state: GameState, decision: Squadrons) -> tuple[GameState, list[Event]]:
     due = decision_due(state)
     if due is None or due.kind != "squadrons" or due.side != decision.side:
         raise IllegalOrder("5.24", f"{decision.side} does not form squadrons now")
-    formed = command.form(state, decision)
+    formed = _scenario_squadrons(state, decision.side, command.form(state, decision))
     state = replace(state, squadrons=(*state.squadrons, *formed), squadrons_done=(*state.squadrons_done, decision.side))
     return state, command.formed_events(formed)
+
+
+def _scenario_squadrons(state: GameState, side: str, formed: tuple[Squadron, ...]) -> tuple[Squadron, ...]:
+    """Phase B as the battle's rules shape it: galleys waiting to enter join their squadron (engine.entry),
+    then the special rules (engine.specials)."""
+    return specials.squadrons(state, side, entry.join_squadrons(state, side, formed))
 
 
 def _auto_squadrons(state: GameState, side: str) -> tuple[GameState, list[Event]]:
@@ -175,7 +184,7 @@ def _auto_squadrons(state: GameState, side: str) -> tuple[GameState, list[Event]
 
 
 def settle_squadrons_unchecked(state: GameState, decision: Squadrons) -> tuple[GameState, list[Event]]:
-    formed = command.form(state, decision)
+    formed = _scenario_squadrons(state, decision.side, command.form(state, decision))
     state = replace(state, squadrons=(*state.squadrons, *formed), squadrons_done=(*state.squadrons_done, decision.side))
     return state, command.formed_events(formed)
 
@@ -237,6 +246,8 @@ def step(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
     """One automatic step; called only while `decision_due` is None and the game is not over."""
     phase = state.phase
     if phase is Phase.DEPLOYMENT:
+        if tournament.setup_due(state):
+            return tournament.roll_setup(state, dice)
         return start_turn(state)
     if phase is Phase.WIND:
         return wind_phase(state, dice)

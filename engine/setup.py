@@ -9,6 +9,7 @@ order, checked here against the slots or the zone.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -18,7 +19,8 @@ from engine.decisions import Deploy
 from engine.devices import devices_for
 from engine.errors import IllegalOrder, RulesDataError
 from engine.events import Event
-from engine.galley import Colour, Equipment, Galley, GalleyId, GalleyType
+from engine import entry, specials, tournament, zones
+from engine.galley import Colour, Equipment, Galley, GalleyId, GalleyType, format_galley_id, parse_galley_id
 from engine.hexes import Direction, Hex, MapSpec, Sheet, format_hex, neighbours
 from engine.manifest import Commander, CounterKey
 from engine.position import Position, format_position, parse_position
@@ -29,10 +31,12 @@ from engine.state import (
     CommanderState,
     DeployGroup,
     DeployTask,
+    EntryQueue,
     GameState,
     SideInfo,
     WindRule,
     Zone,
+    galley_key,
 )
 
 COLOURS = {"red": Colour.RED, "green": Colour.GREEN}
@@ -142,11 +146,13 @@ def _options(scenario: sc.Scenario, given: dict[str, object]) -> dict[str, str]:
 
 def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]) -> GameState:
     """The game before deployment decisions (or before turn 1's Wind phase when none are needed)."""
+    if tournament.is_tournament(scenario_data):
+        return tournament.new_game(scenario_data, rules_data, options)
     rules = load_rules_data(rules_data)
     parsed = parse(rules)
     scenario = sc.parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
     chosen = _options(scenario, options)
-    specials = _specials(scenario, chosen)
+    specials_ = _specials(scenario, chosen)
     map_ = map_spec(scenario)
     galleys: dict[GalleyId, Galley] = {}
     commanders: list[CommanderState] = []
@@ -167,7 +173,7 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
                         corvus="corvus" in group.capabilities,
                     )
                     galleys[galley_id(key)] = Galley(id=galley_id(key), ratings=ratings, equipment=equipment)
-        rules_of_side = {s.name: s.params for s in specials if s.params.get("side") == side.key}
+        rules_of_side = {s.name: s.params for s in specials_ if s.params.get("side") == side.key}
         no_admiral = rules_of_side.get("no_admiral", {})
         won = victory.get(side.key)
         sides.append(
@@ -232,7 +238,52 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
         minor_on_halt=scenario.victory.minor_on_halt,
         devices=devices_for(scenario, chosen),
     )
-    return _flagships(state, scenario)
+    state = _flagships(state, scenario)
+    state = replace(state, extra=replace(state.extra, groups=_groups(scenario), queues=_queues(scenario, map_, state)))
+    return specials.setup(state, [(s.name, dict(s.params)) for s in specials_], _facts(scenario))
+
+
+def _groups(scenario: sc.Scenario) -> tuple[tuple[GalleyId, str], ...]:
+    """Each galley a group names, with the group (groups by count learn theirs at deployment)."""
+    out = [(galley_id(CounterKey(side.colour, t, i)), group.name)
+           for side in scenario.sides for group in side.deploy for t, i in sc.expand_galleys(group.galleys)]
+    return tuple(sorted(out, key=lambda kv: galley_key(kv[0])))
+
+
+def _facts(scenario: sc.Scenario) -> dict[str, Any]:
+    """What set-up hooks of special rules read: each fleet's galleys and commanders."""
+    fleets = {f.key: [galley_id(CounterKey(side.colour, t, i)) for g in f.galleys for t, i in sc.expand_galleys([g.galleys])]
+              for side in scenario.sides for f in side.fleets}
+    commanders = {f.key: list(f.commanders) for side in scenario.sides for f in side.fleets}
+    return {"fleets": fleets, "fleet_commanders": commanders}
+
+
+def _queues(scenario: sc.Scenario, map_: MapSpec, state: GameState) -> tuple[EntryQueue, ...]:
+    """An entry queue for every group with galleys off the map (engine.entry); filled at deployment
+    for groups whose waiting galleys the player picks."""
+    offsets = scenario.map.offsets()
+    out = []
+    for side in scenario.sides:
+        for group in side.deploy:
+            if group.offmap is None:
+                continue
+            members = [galley_id(CounterKey(side.colour, t, i)) for t, i in sc.expand_galleys(group.galleys)]
+            n = group.offmap.count
+            waiting = tuple(members[len(members) - n:]) if members else ()
+            on_map = [g for g in members[: len(members) - n] if state.galley(g).position is not None]
+            slots = [to_position(p, offsets) for p in sc.group_slots(group, offsets)]
+            last = slots[len(members) - n - 1] if members and slots and len(members) > n else (slots[-1] if slots else None)
+            entries = [map_.parse(h) for h in group.offmap.entry] or ([last.stern] if last is not None else [])
+            facing = None
+            if group.offmap.facing is not None:
+                facing = Direction(group.offmap.facing)
+            elif last is not None:
+                facing = last.facing
+            starts = tuple(entry.start_position(h, facing if facing is not None else entry.inward(map_, h), True)
+                           for h in entries)
+            out.append(EntryQueue(side.key, group.name, waiting, starts, from_turn=group.offmap.from_turn,
+                                  after=group.offmap.after, ahead=on_map[-1] if on_map else None))
+    return tuple(out)
 
 
 def _flagships(state: GameState, scenario: sc.Scenario) -> GameState:
@@ -296,10 +347,18 @@ def _task(
         place = len(candidates) if members else (group.count or 0) - offmap
         slots = tuple(to_position(p, offsets) for p in sc.group_slots(group, offsets))
         zone = None
+        constraints: tuple[str, ...] = ()
+        params: dict[str, object] = {}
         if group.zone is not None:
             z = group.zone
             zone = Zone(z.columns, z.rows, z.sheet, tuple(z.bow_hexes), tuple(z.facings), z.bow_only, z.stern_offmap)
-        groups.append(DeployGroup(group.name, candidates, slots, zone, free, count=place))
+            constraints, params = tuple(z.constraints), dict(z.params)
+        fixed_at = tuple((name, Hex(*sc.to_global(sc.parse_hex_ref(text), offsets)))
+                         for name, text in group.commander_at.items() if name in free)
+        entry = tuple(map_.parse(h) for h in group.offmap.entry) if group.offmap else ()
+        groups.append(DeployGroup(group.name, candidates, slots, zone, free, count=place,
+                                  offmap=offmap if not members else 0, commander_at=fixed_at,
+                                  constraints=constraints, params=params, entry=entry))
     anywhere = tuple(c for c in side.commanders_anywhere if c not in placed_commanders)
     if not groups and not anywhere:
         return None
@@ -355,19 +414,47 @@ def _named_bow(task: DeployTask, position: Position, h: Hex, state: GameState) -
     return any(group.zone is not None and name in group.zone.bow_hexes for group in task.groups)
 
 
+def _split(state: GameState, decision: Deploy) -> tuple[dict[GalleyId, Position], dict[GalleyId, str]]:
+    """The decision's galleys: those placed on the map, and those kept off it (engine.entry notation)."""
+    placed: dict[GalleyId, Position] = {}
+    waiting: dict[GalleyId, str] = {}
+    for gid, text in decision.galleys:
+        if gid in placed or gid in waiting:
+            raise IllegalOrder("set-up", f"{gid} is placed twice")
+        if not state.has_galley(gid):
+            raise IllegalOrder("set-up", f"no galley {gid} in this battle")
+        off = entry.offmap_text(text, state.board.map)
+        if off is not None:
+            waiting[gid] = off
+        else:
+            placed[gid] = _deploy_position(state, gid, text)
+    return placed, waiting
+
+
+def _members(task: DeployTask, placed: dict[GalleyId, Position], waiting: dict[GalleyId, str]
+             ) -> list[tuple[DeployGroup, list[GalleyId], list[GalleyId]]]:
+    """Each group with the galleys it takes from the decision, on the map and off it, in the order given."""
+    used: set[GalleyId] = set()
+    out = []
+    for group in task.groups:
+        mine = [gid for gid in placed if gid in group.galleys and gid not in used][: max(group.count, 0) or None]
+        mine = mine if group.count != 0 else []
+        used.update(mine)
+        limit = None if group.offmap < 0 else group.offmap
+        off = [gid for gid in waiting if gid in group.galleys and gid not in used][:limit]
+        used.update(off)
+        out.append((group, mine, off))
+    return out
+
+
 def check_deploy(state: GameState, decision: Deploy) -> None:
     """IllegalOrder unless `decision` places exactly what the side's set-up task leaves open."""
     if not state.deploy or state.deploy[0].side != decision.side:
         raise IllegalOrder("set-up", f"{decision.side} does not deploy now")
     task = state.deploy[0]
-    placed = {gid: _deploy_position(state, gid, text) for gid, text in decision.galleys}
-    if len(placed) != len(decision.galleys):
-        raise IllegalOrder("set-up", "a galley is placed twice")
+    placed, waiting = _split(state, decision)
     occupied = {h: g.id for g in state.galleys if g.position is not None for h in g.position.hexes}
-    task = state.deploy[0]
     for gid, position in placed.items():
-        if not state.has_galley(gid):
-            raise IllegalOrder("set-up", f"no galley {gid} in this battle")
         if position.double != state.galley(gid).ratings.double:
             raise IllegalOrder("set-up", f"{gid} is a {'double' if position.double else 'single'} counter")
         for h in position.hexes:
@@ -376,13 +463,16 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
             if state.board.map.contains(h) and not state.board.is_sea(h) and not _named_bow(task, position, h, state):
                 raise IllegalOrder("6.31", f"{gid}: {state.board.map.format(h)} is land")
             occupied[h] = gid
-    used: set[GalleyId] = set()
-    for group in task.groups:
-        mine = [gid for gid in placed if gid in group.galleys and gid not in used]
-        mine = mine[: group.count]
-        if len(mine) != group.count:
+    groups = _members(task, placed, waiting)
+    used = {gid for _, mine, off in groups for gid in (*mine, *off)}
+    for group, mine, off in groups:
+        if group.count >= 0 and len(mine) != group.count:
             raise IllegalOrder("set-up", f"{group.name}: place {group.count} galleys, not {len(mine)}")
-        used.update(mine)
+        if group.count < 0 and len(mine) + len(off) != len(group.galleys):
+            raise IllegalOrder("set-up", f"{group.name}: place or hold off the map every galley of the fleet")
+        if group.offmap >= 0 and len(off) != group.offmap:
+            raise IllegalOrder("set-up", f"{group.name}: keep {group.offmap} galleys off the map "
+                                         f"(`off`, `behind GALLEY`), not {len(off)}")
         for gid in mine:
             position = placed[gid]
             if group.zone is not None:
@@ -391,8 +481,10 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
                     raise IllegalOrder("set-up", f"{group.name}: {gid}: {why}")
             elif position not in group.slots:
                 raise IllegalOrder("set-up", f"{group.name}: {gid} is not on one of the group's positions")
-    if set(placed) != used:
-        extra = ", ".join(str(g) for g in placed if g not in used)
+        for gid in off:
+            _check_waiting(state, group, gid, waiting[gid], placed, waiting)
+    if set(placed) | set(waiting) != used:
+        extra = ", ".join(str(g) for g in [*placed, *waiting] if g not in used)
         raise IllegalOrder("set-up", f"galleys not to be placed now: {extra}")
     aboard_needed = {c: g for g in task.groups for c in g.commanders}
     given = dict(decision.commanders)
@@ -403,24 +495,89 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
     for name, gid in decision.commanders:
         home = aboard_needed.get(name)
         if home is not None:
-            ok = gid in home.aboard or gid in [g for g in placed if g in home.galleys]
+            ok = gid in home.aboard or gid in [g for g in (*placed, *waiting) if g in home.galleys]
             if not ok:
                 raise IllegalOrder("set-up", f"{name} goes aboard a galley of {home.name}")
         elif not (state.has_galley(gid) and gid.colour is side_colour
                   and (state.galley(gid).position is not None or gid in placed)):
             raise IllegalOrder("set-up", f"{name} goes aboard a galley of his side on the map")
+        why = specials.commander_barred(state, name, gid)
+        if why is not None:
+            raise IllegalOrder(*why)
+    _check_constraints(state, groups, placed, given)
+
+
+def _check_waiting(state: GameState, group: DeployGroup, gid: GalleyId, text: str,
+                   placed: dict[GalleyId, Position], waiting: dict[GalleyId, str]) -> None:
+    if text.startswith("behind "):
+        lead = parse_galley_id(text.split(" ", 1)[1])
+        if lead not in placed or lead not in group.galleys:
+            raise IllegalOrder("set-up", f"{group.name}: {gid} waits behind {lead}, which is not placed in this group")
+    elif text.startswith("enter "):
+        if not group.entry or state.board.map.parse(text.split(" ", 1)[1]) not in group.entry:
+            raise IllegalOrder("set-up", f"{group.name}: {gid} may not enter there (entry hexes: "
+                                         f"{', '.join(state.board.map.format(h) for h in group.entry) or 'none'})")
+    elif group.offmap < 0 or (group.zone is not None and bool(group.zone.bow_hexes)):
+        raise IllegalOrder("set-up", f"{group.name}: say where {gid} waits (`behind GALLEY` or `enter HEX`)")
+
+
+def _check_constraints(state: GameState, groups: list[tuple[DeployGroup, list[GalleyId], list[GalleyId]]],
+                       placed: dict[GalleyId, Position], commanders: dict[str, GalleyId]) -> None:
+    def others(name: str) -> list[Position]:
+        mine = [placed[g] for group, on, _ in groups if group.name == name for g in on]
+        home = dict(state.extra.groups)
+        return mine + [g.position for g in state.galleys if g.position is not None and home.get(g.id) == name]
+
+    for group, mine, _ in groups:
+        why = zones.violation(state, group, {g: placed[g] for g in mine}, commanders, others)
+        if why is not None:
+            raise IllegalOrder("set-up", f"{group.name}: {why}")
 
 
 def apply_deploy(state: GameState, decision: Deploy) -> tuple[GameState, list[Event]]:
     check_deploy(state, decision)
-    for gid, text in decision.galleys:
-        position = _deploy_position(state, gid, text)
+    task = state.deploy[0]
+    placed, waiting = _split(state, decision)
+    for gid, position in placed.items():
         state = state.with_galley(replace(state.galley(gid), position=position))
     for name, gid in decision.commanders:
         state = state.with_commander(replace(state.commander(name), galley=gid))
+    state = _queue_waiting(state, task, _members(task, placed, waiting), placed, waiting)
     state = replace(state, deploy=state.deploy[1:])
     return state, [Deployed(rule="set-up", side=decision.side, galleys=decision.galleys,
                             commanders=decision.commanders)]
+
+
+def _queue_waiting(state: GameState, task: DeployTask, groups: list[tuple[DeployGroup, list[GalleyId], list[GalleyId]]],
+                   placed: dict[GalleyId, Position], waiting: dict[GalleyId, str]) -> GameState:
+    """The deployed groups' waiting galleys join their entry queues (engine.entry)."""
+    queues = list(state.extra.queues)
+    home = dict(state.extra.groups)
+    for group, mine, off in groups:
+        home.update({g: group.name for g in (*mine, *off)})
+        template = next((q for q in queues if q.side == task.side and q.group == group.name and not q.port), None)
+        slot_galley = {placed[g]: g for g in mine}
+        rear = slot_galley.get(group.slots[-1]) if group.slots else (mine[-1] if mine else None)
+        plain = tuple(g for g in off if waiting[g] == entry.OFF)
+        if template is not None:
+            i = queues.index(template)
+            template = replace(template, galleys=(*template.galleys, *plain), ahead=template.ahead or rear)
+            queues[i] = template
+        base = template or EntryQueue(task.side, group.name, (), ())
+        for lead in [g for g in mine]:
+            followers = tuple(g for g in off if waiting[g] == f"behind {format_galley_id(lead)}")
+            if followers:
+                queues.append(replace(base, group=group.name, galleys=followers, starts=(placed[lead],),
+                                      port=True, ahead=lead, entered=0))
+        for h in group.entry:
+            text = f"enter {state.board.map.format(h)}"
+            by_hex = tuple(g for g in off if waiting[g] == text)
+            if by_hex:
+                facing = entry.inward(state.board.map, h)
+                starts = tuple(entry.start_position(h, facing, True) for _ in (0,))
+                queues.append(replace(base, galleys=by_hex, starts=starts, ahead=None, entered=0))
+    extra = replace(state.extra, queues=tuple(queues), groups=tuple(sorted(home.items(), key=lambda kv: galley_key(kv[0]))))
+    return replace(state, extra=extra)
 
 
 def zone_positions(state: GameState, zone: Zone, double: bool, taken: Iterable[Hex]) -> list[Position]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine.events import Event
-from engine.galley import Capture, GalleyId
+from engine import specials
+from engine.galley import Capture, Galley, GalleyId
 from engine.state import Award, GameState, Phase, Result
 
 CAPTURE_BONUS = 1  # 9.1 "Ram Defense +1 (the Capture Bonus)"
@@ -64,7 +65,7 @@ def damaged(state: GameState, galley_id: GalleyId, how: str) -> tuple[GameState,
     enemy = state.other(_owner(state, galley_id))
     if _held(state, galley_id, enemy, "damage") or _held(state, galley_id, enemy, "capture"):
         return state, []
-    vp = galley.ratings.cruise.ram_defense
+    vp = _value(state, galley)
     award = Award(galley_id, enemy, "damage", vp)
     return replace(state, awards=(*state.awards, award)), [
         VPAwarded(rule="9.1", side=enemy, galley=galley_id, vp=vp, reason=how)
@@ -74,7 +75,7 @@ def damaged(state: GameState, galley_id: GalleyId, how: str) -> tuple[GameState,
 def captured(state: GameState, galley_id: GalleyId) -> tuple[GameState, list[Event]]:
     """An enemy galley captured by boarding (8.25): Ram Defense + the Capture Bonus."""
     captor = state.other(_owner(state, galley_id))
-    vp = state.galley(galley_id).ratings.cruise.ram_defense
+    vp = _value(state, state.galley(galley_id))
     new = [Award(galley_id, captor, "bonus", CAPTURE_BONUS)]
     if not _held(state, galley_id, captor, "damage"):
         new.insert(0, Award(galley_id, captor, "capture", vp))
@@ -95,11 +96,21 @@ def recaptured(state: GameState, galley_id: GalleyId) -> tuple[GameState, list[E
     return state, events
 
 
+def _value(state: GameState, galley: Galley) -> int:
+    """A galley's VP: its Ram Defense, unless the scenario values it otherwise (Ecnomus' transports)."""
+    special = specials.award_value(state, galley)
+    return galley.ratings.cruise.ram_defense if special is None else special
+
+
 # --- the end of the game -----------------------------------------------------------
 
 
 def _most(state: GameState, kind: str, why: str, vp: dict[str, int] | None = None) -> Result:
     totals = vp or {s.key: state.vp(s.key) for s in state.sides}
+    bonus, reasons = specials.final_bonus(state)  # Actium: the leaders survive
+    totals = {k: v + bonus.get(k, 0) for k, v in totals.items()}
+    if reasons:
+        why = f"{why}; {'; '.join(reasons)}"
     a, b = (s.key for s in state.sides)
     score = f"{state.side(a).name} {totals[a]} VP, {state.side(b).name} {totals[b]} VP"
     if totals[a] == totals[b]:
@@ -125,7 +136,9 @@ def check(state: GameState) -> Result | None:
                                         f"and {w.vp_ratio} times the enemy's {state.vp(state.other(w.key))})")
     if won:
         return _most(state, "victory", "both sides reached their VP")
-    if any(next(state.galleys_of(s.key), None) is None for s in state.sides):
+    if any(next(state.galleys_of(s.key), None) is None and not any(q.side == s.key and q.galleys
+                                                                    for q in state.extra.queues)
+           for s in state.sides):
         return _most(state, "victory", "a fleet has no galleys left on the map")
     return None
 
