@@ -3,7 +3,7 @@
 - Anchored Fleet: no galley of the Reserve can move until its squadron has
   spent an entire activation raising anchor: a plan for an anchored galley
   is refused; an activation of a squadron holding anchored galleys raises
-  the anchor of every one of them.
+  the anchor of every one of them (marked "weighed").
 - The Treasury: the Antonian writes down in secret which Reserve galley
   carries it: a commitment (`commit treasure: R5-55`, engine.secrets) after
   his deployment. He opens it when the rules call for it: when a Reserve
@@ -26,21 +26,22 @@ from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.galley import Capture, Galley, GalleyId, Removal, parse_galley_id
 from engine.movement import Stepped
-from engine.specials import Params, SpecialRule, group_galleys, hook, mark, marked, named, unmark
+from engine.specials import Params, SpecialRule, group_galleys, hook, mark, marked, named
 from engine.state import Award, GameState
 
 LABEL = "treasure"
 RULE = "Actium, The Treasury"
 
 
-@hook("setup", "anchored")
-def anchor(state: GameState, params: Params, facts: Params) -> GameState:
-    return mark(state, "anchored", group_galleys(state, params["group"]))
+def anchored(state: GameState, params: Params) -> list[GalleyId]:
+    """The group's galleys still at anchor (the group is known once the Reserve is deployed)."""
+    weighed = set(marked(state, "weighed"))
+    return [g for g in group_galleys(state, params["group"]) if g not in weighed]
 
 
 @hook("move", "anchored")
 def at_anchor(state: GameState, params: Params, before: Galley, plan: Any, moved: Galley) -> None:
-    if before.id in marked(state, "anchored") and (plan.mp or plan.steps):
+    if before.id in anchored(state, params) and (plan.mp or plan.steps):
         raise IllegalOrder("Actium, Anchored Fleet", f"{before.id} lies at anchor: the squadron spends an "
                                                      "activation raising anchor before any galley moves")
 
@@ -49,12 +50,12 @@ def at_anchor(state: GameState, params: Params, before: Galley, plan: Any, moved
 def raise_anchor(state: GameState, params: Params, keys: tuple[str, ...], before: GameState,
                  events: list[Event]) -> tuple[GameState, list[Event]]:
     members = [g for k in keys for g in before.squadron(k).galleys]
-    anchored = [g for g in members if g in marked(state, "anchored")]
-    if not anchored:
+    waiting = [g for g in members if g in anchored(state, params)]
+    if not waiting:
         return state, []
-    state = unmark(state, "anchored", anchored)
+    state = mark(state, "weighed", waiting)
     return state, [SpecialRule(rule="Actium, Anchored Fleet", special="anchored",
-                               text=f"{', '.join(keys)} raised anchor: {len(anchored)} galleys may move from now on")]
+                               text=f"{', '.join(keys)} raised anchor: {len(waiting)} galleys may move from now on")]
 
 
 # --- the Treasure Ship ---------------------------------------------------------------------
