@@ -160,8 +160,11 @@ def join_squadrons(state: GameState, side: str, formed: tuple[Squadron, ...]) ->
         if queue.side != side or not queue.galleys or why_not_now(state, queue) is not None:
             continue
         at = None
+        leader = next((c.name for c in state.commanders_of(side) if c.group == queue.group), None)
+        at = next((n for n, s in enumerate(out) if leader is not None and s.commander == leader
+                   and any(groups.get(g) == queue.group for g in s.galleys)), None)
         ahead = queue.ahead
-        if ahead is not None and state.galley(ahead).position is not None:
+        if at is None and ahead is not None and state.galley(ahead).position is not None:
             at = next((n for n, s in enumerate(out) if ahead in s.galleys), None)
         if at is None:
             aboard = next((c for c in state.commanders_of(side) if c.galley in queue.galleys), None)
