@@ -223,9 +223,10 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
           last_move: Step | None, before: Position | None, passing: bool) -> None:
     """Check steps from index `first` as if no one reacted; a Ram also checks its Missed continuation."""
     steps = ctx.plan.steps
+    mover = _mover(ctx, field)  # the field does not change along this walk
     for index in range(first, len(steps)):
         step, number = steps[index], index + 1
-        mover, galley = _mover(ctx, field), _at(ctx.start, leg)
+        galley = _at(ctx.start, leg)
         if isinstance(step, Anastrophe):
             raise IllegalOrder("7.31", f"step {number}: an Anastrophe is the galley's sole manoeuvre")
         if isinstance(step, Ram):
@@ -277,7 +278,7 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
             raise _fail(number, step, after)
         before, last_move, leg = leg.position, step, after
         passing = (passing or isinstance(step, PassThrough)) and not clear_of_ships(field, _at(ctx.start, leg))
-    done = finish(_mover(ctx, field), leg)
+    done = finish(mover, leg)
     if done is not None:
         raise done.error()
     if passing:
