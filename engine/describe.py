@@ -59,6 +59,27 @@ _WORDS = {
     "WindChanged": lambda e: "Dead Calm" if e.wind is None else f"wind now toward {int(e.wind.direction)}, "
                                                                f"strength {e.wind.strength}",
     "Eliminated": lambda e: f"{e.galley} is eliminated ({e.how})",
+    "RamResolved": lambda e: f"{e.rammer} rams {e.target}" + (" in reaction" if e.reaction else "") + ": "
+                             + {"collided": "Collision", "retracted": "Rammed, the rammer Retracts",
+                                "fouled": "Rammed, the two are Fouled"}[e.result.value],
+    "RamMissed": lambda e: f"{e.rammer} misses {e.target}, which avoided: it rows on",
+    "RakeResolved": lambda e: f"{e.raker} rakes {e.target}'s {e.side.value} side: "
+                              + ("Crippled" if e.crippled else "no effect"),
+    "Avoided": lambda e: f"{e.galley} avoids ({e.direction.value}), Fatigued F-{e.fatigue}",
+    "Grappled": lambda e: f"{e.line.grappler} grapples {e.line.target}"
+                          + (f" with its {e.line.device.value}" if e.line.device else ""),
+    "GrappleFailed": lambda e: f"{e.galley} fails to grapple {e.target}",
+    "Captured": lambda e: f"{e.galley} is {'recaptured' if e.recaptured else 'captured'} by {_plain(e.boarders)}",
+    "Repulsed": lambda e: f"{e.galley} repulses the boarders ({_plain(e.boarders)})",
+    "NoBoarding": lambda e: f"{e.side} board nothing",
+    "MissileHit": lambda e: f"{e.galley} fires {'Flame Missiles ' if e.flame else ''}at {e.target} with "
+                            f"M{e.manpower}: {e.result}",
+    "Sank": lambda e: f"{e.galley} sinks" + (f", dragged down by {e.dragged_by}" if e.dragged_by else ""),
+    "SankByFire": lambda e: f"{e.galley} burns out and sinks",
+    "SetOnFire": lambda e: f"{e.galley} is On Fire ({e.cause})",
+    "OrderLapsed": lambda e: f"{e.galley}'s {e.order} lapses: {e.reason}",
+    "PlanHalted": lambda e: f"{e.galley} stops at step {e.step}: {e.reason}",
+    "ReactionsSet": lambda e: f"{e.side} change their standing reaction orders",
 }
 
 
