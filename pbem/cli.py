@@ -74,7 +74,7 @@ def list_rulesets() -> None:
 
 
 @app.command()
-def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "duel") -> None:
+def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "war-galley") -> None:
     """List a ruleset's built-in scenarios."""
     for info in rulesets.find(ruleset).scenarios():
         out(f"{info.name:24} {info.title}  ({' v '.join(info.sides)}){'  ' + info.summary if info.summary else ''}")
@@ -96,7 +96,7 @@ def new(
     side: Annotated[str, typer.Option(help="The side you play.")],
     out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
     name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Host",
-    ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "duel",
+    ruleset: Annotated[Optional[str], typer.Option(help="Ruleset name (default: the one that has this scenario).")] = None,
     rules_data: Annotated[Optional[Path], typer.Option(help="Your own rules data file instead of the built-in one.")] = None,
     option: Annotated[list[str], typer.Option(help="A game option NAME=VALUE; repeatable.")] = [],
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain (files you can write).")] = chain.DEFAULT_LENGTH,
@@ -104,9 +104,9 @@ def new(
     keys: KeysOption = None,
 ) -> None:
     """Start a game: write the invitation (file 0) into a new folder."""
-    chosen = rulesets.find(ruleset)
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
+    chosen = rulesets.find(ruleset) if ruleset else rulesets.for_scenario(scenario)
     data = None
     if rules_data is not None:
         data = _read(rules_data)

@@ -113,5 +113,25 @@ def find(name: str) -> Ruleset:
     raise RulesetProblem(f"no ruleset {name!r} is installed (installed: {', '.join(known) or 'none'})")
 
 
+def for_scenario(name_or_path: str) -> Ruleset:
+    """The installed ruleset that has this built-in scenario, or can read this scenario file."""
+    found = [r for r in map(find, available()) if r.builtin_scenario(name_or_path) is not None]
+    if not found:
+        for ruleset in map(find, available()):
+            try:
+                ruleset.load_scenario(name_or_path)
+            except Exception:  # not this ruleset's scenario: try the next
+                continue
+            found.append(ruleset)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise RulesetProblem(
+            f"no installed ruleset has a scenario {name_or_path!r} (see: pbem scenarios --ruleset NAME)"
+        )
+    names = ", ".join(r.name for r in found)
+    raise RulesetProblem(f"scenario {name_or_path!r} exists in several rulesets ({names}); choose with --ruleset")
+
+
 def available() -> list[str]:
     return sorted({e.name for e in entry_points(group=ENTRY_POINT_GROUP)} | set(_registered))
