@@ -132,3 +132,14 @@ def test_history_tells_every_file_and_its_dice() -> None:
     assert text.count("\nfile ") + text.startswith("file ") == files
     assert "dice (keyed by file 2's reveal)" in text
     assert text.rstrip().splitlines()[-1].startswith("game over: ")
+
+
+def test_new_finds_the_ruleset_from_the_scenario(tmp_path: Path) -> None:
+    keys = tmp_path / "k"
+    ok(pbem("keygen", "alice", keys=keys))
+    made = ok(pbem("new", "tauris", "--side", "caesarians", "--out", str(tmp_path / "wg"), keys=keys))
+    assert "war-galley tauris" in made
+    made = ok(pbem("new", "quick", "--side", "Red", "--out", str(tmp_path / "duel"), keys=keys))
+    assert "duel quick" in made
+    fails(pbem("new", "no-such-battle", "--side", "x", "--out", str(tmp_path / "x"), keys=keys), 14, "no installed ruleset")
+    assert not (tmp_path / "x").exists()
