@@ -1,0 +1,35 @@
+"""Golden games: the recorded examples replay byte for byte (every recorded die
+and state hash recomputed from file 0) to the same result."""
+
+from pathlib import Path
+
+import pytest
+
+from pbem import folder, referee
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize(
+    "game, files, result",
+    [
+        ("tauris-game", 114, "Marcus Octavius (Pompeian) withdraw (9.2): Publius Vatinius (Caesarian) win"),
+        ("duel-game", 110, "Red wins"),
+    ],
+)
+def test_recorded_game_replays_to_the_same_end(game: str, files: int, result: str) -> None:
+    paths = folder.game_files(EXAMPLES / game)
+    replayed = referee.replay([p.read_bytes() for p in paths], [str(p) for p in paths])
+    assert len(replayed.files) == files
+    assert replayed.finished() and (replayed.result() or "").startswith(result)
+
+
+def test_sample_orders_parse_and_print_back() -> None:
+    from engine import notation
+    from engine.hexes import MapSpec
+
+    lines = [l for l in (EXAMPLES / "orders-tauris.txt").read_text().splitlines() if l and not l.startswith("#")]
+    assert len(lines) == 4
+    for line in lines:
+        decision = notation.parse_decision(line, "caesarians", MapSpec.single())
+        assert notation.format_decision(decision) == line
