@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
+from engine.describe_movement import MOVEMENT_WORDS, position_words
 from engine.events import DieRolled, Event
 from engine.state import PHASE_NAMES, GameState, PhaseBegan
 
@@ -30,7 +31,14 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-_WORDS = {
+def _phase(event: PhaseBegan) -> str:
+    seg = f" {event.segment.value}" if event.segment.value else ""
+    return f"Turn {event.turn}: {PHASE_NAMES[event.phase]}{seg}"
+
+
+_WORDS: dict[str, Callable[[Any], str]] = {
+    "DieRolled": _die,
+    "PhaseBegan": _phase,
     "Deployed": lambda e: f"{e.side} deploy",
     "SquadronFormed": lambda e: (f"{e.side}: Individual Squadron {e.squadron}" if e.commander is None else
                                  f"{e.side}: {e.commander}'s squadron" + (" (Line Astern)" if e.line_astern else "")
@@ -65,7 +73,9 @@ _WORDS = {
     "RamMissed": lambda e: f"{e.rammer} misses {e.target}, which avoided: it rows on",
     "RakeResolved": lambda e: f"{e.raker} rakes {e.target}'s {e.side.value} side: "
                               + ("Crippled" if e.crippled else "no effect"),
-    "Avoided": lambda e: f"{e.galley} avoids ({e.direction.value}), Fatigued F-{e.fatigue}",
+    "RakeMissed": lambda e: f"{e.raker} does not rake {e.target}: {e.reason}",
+    "Avoided": lambda e: f"{e.galley} avoids ({e.direction.value}) to {position_words(e.position)}, "
+                         f"Fatigued F-{e.fatigue}",
     "Grappled": lambda e: f"{e.line.grappler} grapples {e.line.target}"
                           + (f" with its {e.line.device.value}" if e.line.device else ""),
     "GrappleFailed": lambda e: f"{e.galley} fails to grapple {e.target}",
@@ -80,15 +90,15 @@ _WORDS = {
     "OrderLapsed": lambda e: f"{e.galley}'s {e.order} lapses: {e.reason}",
     "PlanHalted": lambda e: f"{e.galley} stops at step {e.step}: {e.reason}",
     "ReactionsSet": lambda e: f"{e.side} change their standing reaction orders",
+    "Committed": lambda e: f"{e.side} write down their {e.label} in secret",
+    "Opened": lambda e: f"{e.side} open their secret {e.label}: {e.value}",
+    "SpecialRule": lambda e: e.text,
+    **MOVEMENT_WORDS,
 }
 
 
 def event_words(event: Any) -> str:
-    if isinstance(event, DieRolled):
-        return f"{_die(event)} ({event.rule})"
-    if isinstance(event, PhaseBegan):
-        seg = f" {event.segment.value}" if event.segment.value else ""
-        return f"Turn {event.turn}: {PHASE_NAMES[event.phase]}{seg} ({event.rule})"
+    """An event in words with its rule, `GRL-1 leaves the map for good (9.1)`; unknown kinds as raw fields."""
     if isinstance(event, Event):
         words = _WORDS.get(type(event).__name__)
         text = words(event) if words else f"{type(event).__name__}: {_fields(event)}"
