@@ -77,11 +77,13 @@ def check(state: GameState, decision: Activate) -> GameState:
 
 
 def acceptable(state: GameState, decision: Activate) -> bool:
-    """Whether the special rules (and entry) allow this activation: for the legal-action listing."""
+    """Whether the activation passes every check `activate` makes before a die: the special rules,
+    entry, and the whole activation from the state it starts in (for the legal-action listing,
+    whose entry plans are added after engine.legal_combat checked the rest)."""
     try:
         if specials.begin_wanted(state, decision):
             return not (decision.plans or decision.refloat or decision.also)
-        check(state, decision)
+        activation.check_activate(check(state, decision), decision)
     except IllegalOrder:
         return False
     return True

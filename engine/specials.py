@@ -8,7 +8,7 @@ that option) in `state.extra.rules`; the hooks below read them there:
 
 | point | called from | rules |
 |---|---|---|
-| setup | engine.setup.new_game | transports, sails, anchors, tows, fleets, approach |
+| setup | engine.setup.new_game | transports, sails, anchors, tows, fleets, approach, scenario towers |
 | squadrons | phase B (engine.sequence) | line astern command, first-turn command, transport squadrons, approach |
 | maximum | phase D and movement (engine.sequence) | no Maximum Speed until / first turn / sails up |
 | begin | an Activate decision, before it is checked (engine.play) | Lade's treachery roll |
@@ -21,7 +21,9 @@ that option) in `state.extra.rules`; the hooks below read them there:
 
 The combat devices (corvus, harpax, flame_capable, no_fire, wet_fire,
 all_towers, flame_throwers, towers_optional) are read by engine.devices for
-the combat rules and are registered here as such.
+the combat rules and are registered here as such; all_towers and
+towers_optional also give the galleys their Towers at set-up
+(engine.towers.with_scenario_towers).
 """
 
 from __future__ import annotations
@@ -225,6 +227,17 @@ def _sails_up(state: GameState, params: Params, facts: Params) -> GameState:
     for g in side_galleys(state, params["side"]):
         state = state.with_galley(replace(g, sails_up=g.equipment.sails))
     return state
+
+
+@hook("setup", "all_towers", "towers_optional")
+def _scenario_towers(state: GameState, params: Params, facts: Params) -> GameState:
+    """Actium: every galley has Towers, those without a T lose one Maximum Speed; Naulochus'
+    option: Towers on every galley but the `except_types` (Liburnians), Maximum Speed `max_speed`."""
+    from engine.towers import with_scenario_towers
+    max_speed = int(params.get("max_speed", params.get("max_speed_without_towers", -1)))
+    excepted = {GalleyType(t) for t in params.get("except_types", [])}
+    return replace(state, galleys=tuple(g if g.id.type in excepted else with_scenario_towers(g, max_speed)
+                                        for g in state.galleys))
 
 
 @hook("maximum", "sails_up_start", "no_max_speed_first_turn")
