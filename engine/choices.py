@@ -71,7 +71,7 @@ def listed(state: GameState) -> list[dict[str, str]]:
     values = tournament.example_values(state, want.side) if state.extra.tournament else actium.example_values(state)
     if want.kind == "commit":
         return [secrets.example_commit(want.label, v) for v in values]
-    return [secrets.example_open(want.label, v) for v in values]
+    return [secrets.example_open(want.label)]
 
 
 __all__ = ["Wanted", "wanted", "apply", "listed", "WrongPlayer"]

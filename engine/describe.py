@@ -6,7 +6,8 @@ from typing import Any, Callable
 
 import msgspec
 
-from engine.describe_movement import MOVEMENT_WORDS, position_words
+from engine.describe_movement import MAP, MOVEMENT_WORDS, position_words
+from engine.hexes import MapSpec
 from engine.events import DieRolled, Event
 from engine.state import PHASE_NAMES, GameState, PhaseBegan
 
@@ -97,13 +98,20 @@ _WORDS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def event_words(event: Any) -> str:
-    """An event in words with its rule, `GRL-1 leaves the map for good (9.1)`; unknown kinds as raw fields."""
-    if isinstance(event, Event):
+def event_words(event: Any, map_: MapSpec | None = None) -> str:
+    """An event in words with its rule, `GRL-1 leaves the map for good (9.1)`; unknown kinds as raw fields.
+
+    `map_`: the battle's map, so hexes read as the players write them (`N3719`)."""
+    if not isinstance(event, Event):
+        return repr(event)
+    token = MAP.set(map_) if map_ is not None else None
+    try:
         words = _WORDS.get(type(event).__name__)
         text = words(event) if words else f"{type(event).__name__}: {_fields(event)}"
-        return f"{text} ({event.rule})"
-    return repr(event)
+    finally:
+        if token is not None:
+            MAP.reset(token)
+    return f"{text} ({event.rule})"
 
 
 def state_summary(state: GameState) -> str:

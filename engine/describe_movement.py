@@ -1,27 +1,36 @@
 """Movement, markers and galley-state events in words (registered in `describe._WORDS`).
 
-Hexes and positions are written in the single-sheet notation (`4012`, `4012/4`,
-`3421-3422`): events do not carry the battle's map. A hex off that sheet is
-written in the global notation, marked as such (`global 6512/4`), never raised.
+Hexes and positions are written in the battle's own notation (`N3719`,
+`S1719-1720` on joined sheets) when the caller names the map
+(`describe.event_words(event, map_)`), else in the single-sheet notation. A
+hex on no sheet is written in the global notation, marked as such
+(`global 6512/4`), never raised.
 """
 
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from typing import Any, Callable
 
-from engine.hexes import SINGLE_SHEET, Hex
+from engine.hexes import SINGLE_SHEET, Hex, MapSpec
 from engine.position import Position, format_position
 from engine.steps import describe as step_words
 
 
+# The map of the battle being described; set by describe.event_words for one call.
+MAP: ContextVar[MapSpec] = ContextVar("map", default=SINGLE_SHEET)
+
+
 def hex_words(h: Hex) -> str:
-    return SINGLE_SHEET.format(h) if SINGLE_SHEET.contains(h) else f"global {h}"
+    map_ = MAP.get()
+    return map_.format(h) if map_.contains(h) else f"global {h}"
 
 
 def position_words(p: Position) -> str:
-    if SINGLE_SHEET.contains(p.bow) and SINGLE_SHEET.contains(p.stern):
-        return format_position(p)
+    map_ = MAP.get()
+    if map_.contains(p.bow) and (not p.double or map_.contains(p.stern)):
+        return format_position(p, map_)
     return f"global {p.bow}-{p.stern}" if p.double else f"global {p.bow}/{int(p.facing)}"
 
 

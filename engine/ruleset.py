@@ -100,7 +100,13 @@ class WarGalley:
 
     def apply(self, state: GameState, decision: Any, dice: Any) -> tuple[GameState, list[Any]]:
         if secrets.is_secret(decision):  # commit/open (docs/protocol.md): checked by the rules that asked
-            return choices.apply(state, decision)
+            if secrets.is_unsealed(decision):
+                raise IllegalOrder("protocol", f"write it as the order line `{self.format_order(decision)}`: "
+                                   "pbem seals it with your key")
+            try:
+                return choices.apply(state, decision)
+            except ValueError as exc:  # not the shape of a commitment or an opening
+                raise IllegalOrder("protocol", str(exc)) from None
         if choices.wanted(state) is not None:
             want = choices.wanted(state)
             assert want is not None
@@ -122,15 +128,17 @@ class WarGalley:
     def format_order(self, decision: Any) -> str:
         if secrets.is_secret(decision):
             if "commit" in decision:
-                return f"commit {decision['commit']}"
-            return f"open {decision['open']}: {decision['value']}"
+                value = decision.get("value")
+                return f"commit {decision['commit']}" + (f": {value}" if value is not None else " (sealed)")
+            value = decision.get("value")
+            return f"open {decision['open']}" + (f": {value}" if value is not None else "")
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:
         return describe.state_summary(state)
 
-    def describe_event(self, event: Any) -> str:
-        return describe.event_words(event)
+    def describe_event(self, event: Any, state: GameState | None = None) -> str:
+        return describe.event_words(event, state.board.map if state is not None else None)
 
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
@@ -139,7 +147,9 @@ class WarGalley:
     demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
 
     def choose(self, state: GameState, side: str, rng: Any) -> Any:
-        """The demo player's decision (engine.agent)."""
+        """The demo player's decision (engine.agent); a secret choice as its unsealed order line."""
+        if choices.wanted(state) is not None:
+            return rng.choice(choices.listed(state))
         return agent.choose_json(state, side, rng)
 
 

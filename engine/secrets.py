@@ -110,11 +110,19 @@ def open_(state: GameState, side: str, secret: Secret, rule: str) -> tuple[GameS
 
 
 def example_commit(label: str, value: str) -> dict[str, str]:
-    """A well-formed commitment for listings (its salt is not any player's)."""
-    salt = hashlib.sha256(b"example salt " + label.encode()).digest()
-    return {"commit": label, "hash": commitment_hash(salt, label, value)}
+    """A commitment as listings show it, still unsealed: `commit LABEL: VALUE`.
+
+    Only the player can seal it (his key makes the salt): pbem turns the order
+    line into {"commit", "hash"}. Applied unsealed, it is refused."""
+    return {"commit": label, "value": value}
 
 
-def example_open(label: str, value: str) -> dict[str, str]:
-    salt = hashlib.sha256(b"example salt " + label.encode()).digest()
-    return {"open": label, "salt": salt.hex(), "value": value}
+def example_open(label: str) -> dict[str, str]:
+    """An opening as listings show it, `open LABEL`: pbem adds the salt and the value kept."""
+    return {"open": label}
+
+
+def is_unsealed(decision: Any) -> bool:
+    """A listed example of a secret choice, not yet sealed or filled in by the player's pbem."""
+    return is_secret(decision) and ("value" in decision and "hash" not in decision and "salt" not in decision
+                                    or set(decision) == {"open"})

@@ -195,7 +195,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         return
     view = referee.outlook(game, me)
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event))
+        out("  " + game.ruleset.describe_event(event, view.resolution.state))
     out(game.ruleset.describe(view.resolution.state))
     player = game.player(role)
     if view.pending.finished:
@@ -266,7 +266,7 @@ def move(
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event))
+        out("  " + game.ruleset.describe_event(event, view.resolution.state))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
 
 
@@ -293,7 +293,7 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
         if resolution is None:
             continue
         for event in resolution.events:
-            out(f"    {ruleset.describe_event(event)}")
+            out(f"    {ruleset.describe_event(event, resolution.state)}")
         if resolution.rolls:
             dice = " ".join(f"{r.face}" for r in resolution.rolls)
             out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem import folder as folder_files, identity as ids, referee, session
+from pbem import commitments, folder as folder_files, identity as ids, referee, session
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
@@ -37,6 +37,8 @@ def choose_orders(ruleset: Any, state: Any, side: str, chooser: random.Random) -
             break
         decision = choose(state, side, chooser) if choose else chooser.choice(ruleset.legal(state))
         orders.append(ruleset.format_order(decision))
+        if commitments.is_secret_line(orders[-1]):
+            break  # pbem seals it with the player's key when the file is written
         try:
             state, _ = ruleset.apply(state, decision, SealedDice())
         except NoDiceYet:
@@ -76,9 +78,9 @@ def run_demo(
         view = referee.outlook(game, me[role])
         player = game.player(role)
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
-        path, signed, _ = session.move(folders[role], me[role], orders, "")
+        path, signed, _ = session.move(folders[role], me[role], orders, "", keys[role])
         for event in view.resolution.events:
-            say("  " + ruleset.describe_event(event))
+            say("  " + ruleset.describe_event(event, view.resolution.state))
         if orders:
             say(f"{player.name} orders: {'; '.join(orders)}")
         other = "guest" if role == "host" else "host"

@@ -237,7 +237,7 @@ class Duel:
         hp = ", ".join(f"{s} {h} hp" for s, h in zip(state.sides, state.hp))
         return f"round {min(state.round, state.rounds)}: {hp}"
 
-    def describe_event(self, event: Any) -> str:
+    def describe_event(self, event: Any, state: Any = None) -> str:
         if isinstance(event, Initiative):
             return (
                 f"Round {event.round} initiative: {event.rolls[0]} v {event.rolls[1]}, "

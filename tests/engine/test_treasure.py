@@ -121,3 +121,19 @@ def test_commit_and_open_end_to_end_through_pbem(tmp_path: Path) -> None:
     with pytest.raises(IllegalOrder, match="Actium"):
         RULESET.apply(taken, wrong, SeededDice(random.Random(0)))
     assert commit("treasure", treasure)["hash"] != held.hash  # the salt is the player's, not the test's
+
+
+def test_the_listing_shows_commit_lines_a_player_can_type_and_refuses_them_unsealed() -> None:
+    state, _ = RULESET.advance(RULESET.new_game(RULESET.builtin_scenario("actium"), RULESET.default_rules_data(), {}),
+                               SeededDice(random.Random(1)))
+    dice = SeededDice(random.Random(2))
+    while choices.wanted(state) is None:
+        state = apply(state, RULESET.legal(state)[0], dice)
+    listed = RULESET.legal(state)
+    lines = [RULESET.format_order(d) for d in listed]
+    assert lines and all(line.startswith("commit treasure: R") for line in lines)
+    assert all(commitments.is_secret_line(line) for line in lines)  # pbem seals exactly these lines
+    with pytest.raises(IllegalOrder, match="pbem seals it"):
+        RULESET.apply(state, listed[0], dice)
+    # The demo player picks one of them too.
+    assert RULESET.format_order(RULESET.choose(state, "antonians", random.Random(0))) in lines
