@@ -117,6 +117,7 @@ def new(
     path = session.start(out_folder, invite)
     body = invite.body
     out(f"game {body.game}: {body.ruleset} {body.scenario}, you ({name}) play {side}")
+    out(_rules_data_line(referee.check_invite(invite, str(path))))
     out(f"your fingerprint: {me.fingerprint}")
     out(f"send {path} to your opponent (or paste: pbem armor {path})")
 
@@ -151,6 +152,7 @@ def accept(
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you play {game.guest.side if game.guest else '?'}")
+    out(_rules_data_line(game.setup))
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
 
@@ -214,6 +216,16 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
 
 
+def _rules_data_line(setup: referee.Setup) -> str:
+    """Say which rules data the game pins, loudly when it is not the installed ruleset's own."""
+    pinned = referee.sha256_hex(setup.rules_data)
+    builtin = referee.sha256_hex(setup.ruleset.default_rules_data())
+    if pinned == builtin:
+        return f"rules data: {setup.ruleset.name}'s built-in charts and counters (sha256 {pinned[:16]})"
+    return (f"rules data: THIS GAME'S OWN, not the built-in (sha256 {pinned[:16]}; built-in {builtin[:16]}): "
+            "both players play from it")
+
+
 def game_folder(game: referee.Game) -> Path:
     return Path(game.names[0]).parent
 
@@ -229,6 +241,7 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
     out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
     if guest:
         out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
+    out("  " + _rules_data_line(game.setup))
     if game.resolved_state is not None:
         out("  " + game.ruleset.describe(game.resolved_state))
     _report_status(game, ids.key_folder(keys), key, auto_reply=False)

@@ -18,6 +18,8 @@ from pbem.errors import BrokenChain, FolderProblem, MissingFile
 from pbem.movefile import file_name
 
 FILE_PATTERN = re.compile(r"^(\d{6})\.pbem$")
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def game_files(folder: Path) -> list[Path]:
@@ -69,6 +71,7 @@ def write_all_atomic(items: list[tuple[Path, bytes]]) -> None:
                 dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
             )
             staged.append((handle.name, path))
+            os.chmod(handle.name, 0o666 & ~_UMASK)  # a game file is no secret: as any new file, not 0600
             with handle:
                 handle.write(data)
                 handle.flush()

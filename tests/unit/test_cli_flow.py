@@ -143,3 +143,21 @@ def test_new_finds_the_ruleset_from_the_scenario(tmp_path: Path) -> None:
     assert "duel quick" in made
     fails(pbem("new", "no-such-battle", "--side", "x", "--out", str(tmp_path / "x"), keys=keys), 14, "no installed ruleset")
     assert not (tmp_path / "x").exists()
+
+
+def test_own_rules_data_is_pinned_and_shown_to_both_players(tmp_path: Path) -> None:
+    own = tmp_path / "house-rules"
+    own.mkdir()
+    for name in ("charts.toml", "counters.toml", "commanders.toml"):
+        text = (Path(__file__).resolve().parents[2] / "scenarios" / name).read_text()
+        (own / name).write_text("# our house copy\n" + text if name == "charts.toml" else text)
+    bundle = subprocess.run([sys.executable, "-m", "engine.rulesdata", str(own)], capture_output=True, check=True).stdout
+    (tmp_path / "house.json").write_bytes(bundle)
+    ak, bk = tmp_path / "ak", tmp_path / "bk"
+    ok(pbem("keygen", "alice", keys=ak))
+    ok(pbem("keygen", "bob", keys=bk))
+    host = ok(pbem("new", "tauris", "--side", "caesarians", "--rules-data", str(tmp_path / "house.json"), "--out", str(tmp_path / "a"), keys=ak))
+    guest = ok(pbem("accept", str(tmp_path / "a" / "000000.pbem"), "--out", str(tmp_path / "b"), keys=bk))
+    for said in (host, guest):
+        assert "THIS GAME'S OWN, not the built-in" in said
+    assert ok(pbem("verify", str(tmp_path / "b"))).startswith("ok: game")
