@@ -403,9 +403,11 @@ def test_parse_of_any_bytes_is_a_file_or_malformed(data: bytes) -> None:
 def test_dearmor_of_any_text_gives_files_or_malformed(text: str, wrap: int, quote: str) -> None:
     quoted = "\n".join(quote + line for line in text.splitlines())
     try:
-        armor.dearmor_all(quoted, "mail")
-    except MalformedFile:
-        pass
+        files = armor.dearmor_all(quoted, "mail")
+    except MalformedFile as exc:
+        assert str(exc).startswith("mail: ")
+    else:
+        assert files and all(isinstance(f, bytes) for f in files)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
