@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 
+from engine import hexes
 from engine.errors import RulesDataError
 from engine.manifest import (
     COLOURS,
@@ -79,14 +80,10 @@ def format_hex_ref(h: HexRef) -> str:
     return f"{h.sheet}{h.col:02d}{h.row:02d}"
 
 
-# Neighbour offsets by direction, for even and odd columns (geometry.md).
-_EVEN = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
-_ODD = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
-
-
 def neighbour(col: int, row: int, d: int) -> tuple[int, int]:
-    dc, dr = (_ODD if col % 2 else _EVEN)[d % 6]
-    return col + dc, row + dr
+    """The grid's one neighbour rule (engine.hexes, geometry.md), on plain joined-map coordinates."""
+    h = hexes.neighbour(hexes.Hex(col, row), d % 6)
+    return h.col, h.row
 
 
 class Placed(NamedTuple):
