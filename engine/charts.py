@@ -20,6 +20,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
+from engine.datafiles import scenarios_dir
 from engine.errors import IllegalOrder, RulesDataError
 
 T = TypeVar("T")
@@ -820,7 +821,7 @@ def load_charts(data: bytes) -> Charts:
 
 def default_charts_path() -> Path:
     """The project's own rules data, shipped in the repository's scenarios/."""
-    return Path(__file__).resolve().parent.parent / "scenarios" / "charts.toml"
+    return scenarios_dir() / "charts.toml"
 
 
 def default_charts_bytes() -> bytes:

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 
+from engine.datafiles import scenarios_dir
 from engine import hexes
 from engine.errors import RulesDataError
 from engine.manifest import (
@@ -40,7 +41,7 @@ from engine.manifest import (
     parse_galley_range,
 )
 
-SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios"
+SCENARIOS_DIR = scenarios_dir()
 BATTLES_DIR = SCENARIOS_DIR / "battles"
 SCHEMA_VERSION = 1
 

@@ -1,0 +1,5 @@
+"""Rules data (charts, counters, commanders, battles), shipped as package data.
+
+No code lives here: this file only makes the folder installable with the
+package, so `pip install .` carries it (engine.datafiles finds it).
+"""
