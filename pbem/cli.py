@@ -17,7 +17,7 @@ from typing import Annotated, Optional
 import typer
 
 from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
-from pbem import ruleset as rulesets
+from pbem import ruleset as rulesets, textsafe
 from pbem.errors import PbemError, UsageError
 
 app = typer.Typer(
@@ -40,7 +40,8 @@ KeyOption = Annotated[
 
 
 def out(line: str = "") -> None:
-    typer.echo(line)
+    """Print a line; anything in it that a terminal would obey is spelled out (pbem.textsafe)."""
+    typer.echo(textsafe.visible_lines(line))
 
 
 @app.command()
@@ -128,6 +129,12 @@ def _read(path: Path) -> bytes:
     return folders.read(path)
 
 
+def _stdin() -> bytes:
+    from pbem import folder as folders
+
+    return folders.read_stream(sys.stdin.buffer, "standard input", folders.MAX_INCOMING_BYTES)
+
+
 def _only_key(folder: Path) -> ids.Identity:
     found = ids.all_identities(folder)
     if len(found) == 1:
@@ -169,7 +176,7 @@ def receive(
     incoming: list[tuple[bytes, str]] = []
     for path in files:
         if str(path) == "-":
-            incoming.extend(session.read_incoming(None, sys.stdin.buffer.read()))
+            incoming.extend(session.read_incoming(None, _stdin()))
         else:
             incoming.extend(session.read_incoming(path))
     result = session.receive(folder, incoming)
@@ -197,7 +204,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         return
     view = referee.outlook(game, me)
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event, view.resolution.state))
+        out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     out(game.ruleset.describe(view.resolution.state))
     player = game.player(role)
     if view.pending.finished:
@@ -259,7 +266,7 @@ def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key:
         return
     out(view.pending.prompt)
     for decision in game.ruleset.legal(view.resolution.state):
-        out("  " + game.ruleset.format_order(decision))
+        out("  " + textsafe.visible(game.ruleset.format_order(decision)))
 
 
 @app.command()
@@ -279,7 +286,7 @@ def move(
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event, view.resolution.state))
+        out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
 
 
@@ -299,14 +306,14 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
             out("  accepts")
         else:
             for decision in body.decisions:
-                out(f"  orders: {ruleset.format_order(decision)}")
+                out(f"  orders: {textsafe.visible(ruleset.format_order(decision))}")
             if body.note:
-                out(f"  note: {body.note}")
+                out(f"  note: {textsafe.visible(body.note)}")
         resolution = game.resolutions.get(seq)
         if resolution is None:
             continue
         for event in resolution.events:
-            out(f"    {ruleset.describe_event(event, resolution.state)}")
+            out(f"    {textsafe.visible(ruleset.describe_event(event, resolution.state))}")
         if resolution.rolls:
             dice = " ".join(f"{r.face}" for r in resolution.rolls)
             out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")
@@ -335,11 +342,11 @@ def verify(
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
-            proof = referee.equivocation_proof(game, signed, what)
-            if proof:
-                out(proof)
+            proven, text = referee.equivocation(game, signed, what)
+            if proven:
+                out(text)
                 raise typer.Exit(10)
-            out(f"{what}: no equivocation (identical to the game's file, not validly signed, or a later step)")
+            out(f"{what}: equivocation not proven: {text}")
         return
     host, guest = game.setup.host, game.guest
     players = f"{host.name} ({host.side}) v {guest.name} ({guest.side})" if guest else f"{host.name} ({host.side}), not yet accepted"
@@ -374,10 +381,10 @@ def main() -> None:
     try:
         result = app(standalone_mode=False)
     except PbemError as exc:
-        typer.echo(f"pbem: error: {exc}", err=True)
+        typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except _click_exception() as exc:
-        message = exc.format_message().replace("\n", " ")  # type: ignore[attr-defined]
+        message = textsafe.visible(exc.format_message().replace("\n", " "))  # type: ignore[attr-defined]
         typer.echo(f"pbem: usage error: {message} (see pbem --help)", err=True)
         sys.exit(getattr(exc, "exit_code", 2))
     except typer.Abort:
@@ -391,6 +398,6 @@ def main() -> None:
     except Exception as exc:  # a bug, not bad input: say so in one line; PBEM_DEBUG=1 shows the traceback
         if os.environ.get("PBEM_DEBUG"):
             raise
-        typer.echo(f"pbem: internal error: {type(exc).__name__}: {exc} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
+        typer.echo(f"pbem: internal error: {type(exc).__name__}: {textsafe.visible(str(exc))} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
         sys.exit(70)
     sys.exit(result if isinstance(result, int) else 0)

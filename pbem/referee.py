@@ -17,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pbem import chain, identity as ids, movefile
+from pbem import chain, identity as ids, movefile, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
 from pbem.errors import (
+    PbemError,
     BadReveal,
     BrokenChain,
     Equivocation,
@@ -33,6 +34,7 @@ from pbem.errors import (
     MalformedFile,
     RulesetProblem,
     StateMismatch,
+    UsageError,
     WrongGame,
     WrongTurn,
 )
@@ -56,6 +58,9 @@ class Setup:
     scenario_data: bytes
     options: dict[str, Any]
     host: Player
+    # The first state, built when the invitation is checked: a set-up the ruleset
+    # refuses (a bad option) fails at file 0, before anyone accepts or writes.
+    initial_state: Any = None
 
 
 def check_invite(invite: SignedFile, what: str) -> Setup:
@@ -63,12 +68,14 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
     body = invite.body
     if not isinstance(body, Invite):
         raise MalformedFile(f"{what}: file 0 must be an invitation")
+    ids.check_public(body.host.key, what)
     ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
     ruleset = find(body.ruleset)
     try:
-        return _setup(body, ruleset, what)
+        setup = _setup(body, ruleset, what)
     except ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the ruleset refuses the game's set-up: {exc}") from None
+    return replace(setup, initial_state=_new_game(setup, what))
 
 
 def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
@@ -234,11 +241,12 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
             game.setup.scenario_data, game.setup.rules_data
         ):
             raise MalformedFile(f"{what}: the guest must play the side the host left free")
-        if body.guest.key == game.setup.host.key:
+        ids.check_public(body.guest.key, what)
+        if ids.same_key(body.guest.key, game.setup.host.key):
             raise KeyProblem(f"{what}: the guest uses the host's own key")
         ids.verify(body.guest.key, signed.signature, signed.body_bytes, what)
         game.guest = body.guest
-        game.initial_state = _new_game(game.setup, what)
+        game.initial_state = game.setup.initial_state
         game.files.append(signed)
         game.names.append(what)
         return
@@ -372,6 +380,7 @@ def make_invite(
     chain_length: int = chain.DEFAULT_LENGTH,
     game_id: str | None = None,
 ) -> SignedFile:
+    _check_name(host_name)
     game_id = game_id or new_game_id()
     scenario_name, scenario_data = ruleset.load_scenario(scenario)
     default_rules = ruleset.default_rules_data()
@@ -380,6 +389,7 @@ def make_invite(
     sides = ruleset.sides(scenario_data, rules)
     if side not in sides:
         raise MalformedFile(f"side {side!r} is not a side of {scenario_name} (choose {' or '.join(sides)})")
+    ruleset.new_game(scenario_data, rules, options)  # refuses bad options with the ruleset's own error
     nonce = secrets.token_hex(16)
     seed = chain.seed(host.private_raw(), game_id, nonce)
     body = Invite(
@@ -404,6 +414,15 @@ def make_invite(
     return signed
 
 
+def _check_name(name: str) -> None:
+    """The player's own name, refused before anything is signed (movefile refuses it in files too)."""
+    problem = textsafe.refused_in_name(name) or (
+        f"is longer than {movefile.MAX_NAME_CHARS} characters" if len(name) > movefile.MAX_NAME_CHARS else None
+    )
+    if problem:
+        raise UsageError(f"--name '{textsafe.visible(name)}' {problem}: a name is one line of visible text")
+
+
 def _text(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
@@ -412,9 +431,10 @@ def _text(data: bytes, name: str) -> str:
 
 
 def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH) -> SignedFile:
+    _check_name(guest_name)
     if game.next_seq != 1:
         raise WrongTurn("this game has been accepted already")
-    if guest.public_b64 == game.setup.host.key:
+    if ids.same_key(guest.public_b64, game.setup.host.key):
         raise KeyProblem("you cannot accept your own invitation with the host's key")
     sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
     side = sides[1] if sides[0] == game.setup.host.side else sides[0]
@@ -429,13 +449,15 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
         time=now(),
         guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
     )
-    return movefile.sign(body, guest)
+    signed = movefile.sign(body, guest)
+    admit(game.copy(), signed, "file 1")  # checked as the host will check it, before anything is written
+    return signed
 
 
 def my_role(game: Game, me: Identity) -> str:
     for role in ("host", "guest"):
         player = game.player(role)
-        if player is not None and player.key == me.public_b64:
+        if player is not None and ids.same_key(player.key, me.public_b64):
             return role
     raise KeyProblem(f"key {me.name!r} ({me.fingerprint}) is not a player of game {game.game_id}")
 
@@ -498,24 +520,50 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") ->
 
 
 def equivocation_proof(game: Game, signed: SignedFile, what: str) -> str | None:
-    """If `signed` is a validly signed file differing from the game's file of its step, the proof."""
-    seq = signed.body.seq
-    if seq >= len(game.files) or signed.body.game != game.game_id:
-        return None
+    """The proof that `signed` and the game's file of its step are an equivocation, or None."""
+    proven, text = equivocation(game, signed, what)
+    return text if proven else None
+
+
+def equivocation(game: Game, signed: SignedFile, what: str) -> tuple[bool, str]:
+    """(True, the proof) if `signed` and the game's file of its step are two different,
+    validly signed continuations of the same history; else (False, why not).
+
+    The same game id is not enough: a host may re-use a published game id for a
+    new file 0, and the guest's honest file 1 of that new game would then
+    "contradict" his file 1 of the old one. A game is its file 0 (docs/protocol.md,
+    "Game identity"), and every later file is bound to it by the chain of `prev`
+    hashes, so a proof needs the same game, the same seq and the same prev.
+    """
+    body = signed.body
+    seq = body.seq
+    if body.game != game.game_id:
+        return False, f"it belongs to game {body.game}, not {game.game_id}"
+    if seq == 0:
+        return False, "it is another invitation: a second file 0 is a second game, not a second step of this one"
+    if seq >= len(game.files):
+        return False, f"it is file {seq}, a step this game (files 0..{len(game.files) - 1}) has not taken"
     existing = game.files[seq]
     if existing.raw == signed.raw:
-        return None
+        return False, f"it is identical to the game's file {seq}"
+    if body.prev != existing.body.prev:
+        return False, (
+            f"it does not continue the same history: its prev {body.prev[:16]} is not the hash of "
+            f"the game's file {seq - 1} ({existing.body.prev[:16]}): another game re-using this game id, "
+            "or a branch from an earlier step (compare the files there)"
+        )
     role = author_of(seq)
     player = game.player(role)
-    if player is None or signed.body.author != role:
-        return None
+    if player is None or body.author != role:
+        return False, f"it is not written as the {role}, whose step {seq} is"
     try:
         ids.verify(player.key, signed.signature, signed.body_bytes, what)
-    except Exception:
-        return None
-    return (
+    except PbemError:
+        return False, f"it is not validly signed by the {role}'s key"
+    return True, (
         f"EQUIVOCATION by the {role} ({player.name}, key {ids.fingerprint(player.key)}): "
-        f"two different files {seq} of game {game.game_id}, both validly signed: "
+        f"two different files {seq} of game {game.game_id}, both following file {seq - 1} "
+        f"(sha256 {body.prev}), both validly signed: "
         f"{game.names[seq]} (sha256 {existing.hash_hex}) and {what} (sha256 {signed.hash_hex})"
     )
 
