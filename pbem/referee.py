@@ -14,11 +14,13 @@ first, then decides.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time as _time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from pbem import chain, identity as ids, movefile, textsafe
@@ -32,6 +34,7 @@ from pbem.errors import (
     IllegalDecision,
     KeyProblem,
     MalformedFile,
+    RulesetFailure,
     RulesetProblem,
     StateMismatch,
     UsageError,
@@ -45,6 +48,22 @@ from pbem.ruleset import Pending, Ruleset, find
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@contextlib.contextmanager
+def ruleset_call(ruleset: Ruleset, what: str, doing: str) -> Iterator[None]:
+    """Around every call into a ruleset on behalf of a file: an exception the contract
+    does not allow (not one of its illegal_errors) is the ruleset's bug, reported as
+    RulesetFailure naming the file, not a crash (rc 70) that names nothing."""
+    try:
+        yield
+    except (PbemError, NoDiceYet, *ruleset.illegal_errors):
+        raise
+    except Exception as exc:
+        raise RulesetFailure(
+            f"{what}: {doing}: the ruleset {ruleset.name} {ruleset.version} failed "
+            f"({type(exc).__name__}: {exc}); this is a bug in the ruleset, please report it with this file"
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -91,7 +110,9 @@ def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
     scenario = _pinned_data(
         body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
     )
-    if body.host.side not in ruleset.sides(scenario, rules):
+    with ruleset_call(ruleset, what, "reading the scenario's sides"):
+        sides = ruleset.sides(scenario, rules)
+    if body.host.side not in sides:
         raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
     return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host)
 
@@ -237,9 +258,9 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
     body = signed.body
     author = game.player(body.author) if not isinstance(body, Accept) else None
     if isinstance(body, Accept):
-        if body.guest.side == game.setup.host.side or body.guest.side not in game.ruleset.sides(
-            game.setup.scenario_data, game.setup.rules_data
-        ):
+        with ruleset_call(game.ruleset, what, "reading the scenario's sides"):
+            sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
+        if body.guest.side == game.setup.host.side or body.guest.side not in sides:
             raise MalformedFile(f"{what}: the guest must play the side the host left free")
         ids.check_public(body.guest.key, what)
         if ids.same_key(body.guest.key, game.setup.host.key):
@@ -258,10 +279,11 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
             f"{what}: reveal is not the {body.author}'s next chain value "
             "(it must hash to his previous one, exactly one step)"
         )
-    resolution = resolve(game, seq - 1, reveal)
+    resolution = resolve(game, seq - 1, reveal, what)
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
-    state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
+    with ruleset_call(game.ruleset, what, f"encoding the state after file {seq - 1}"):
+        state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
     if state_hash != body.state:
         raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
     game.resolutions[seq - 1] = resolution
@@ -272,13 +294,16 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
 
 def _new_game(setup: Setup, what: str) -> Any:
     try:
-        return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
+        with ruleset_call(setup.ruleset, what, "setting up the game"):
+            return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
     except setup.ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
 
 
-def resolve(game: Game, seq: int, key: bytes) -> Resolution:
-    """Resolve file `seq`'s decisions, and the automatic steps after them."""
+def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolution:
+    """Resolve file `seq`'s decisions, and the automatic steps after them (for the
+    file `what`, whose reveal `key` is: named in a ruleset's failure)."""
+    what = what or game.names[seq]
     ruleset = game.ruleset
     state = game.state_before(seq)
     dice = DiceStream(key, game.game_id, game.files[seq].hash)
@@ -287,12 +312,14 @@ def resolve(game: Game, seq: int, key: bytes) -> Resolution:
     decisions = body.decisions if isinstance(body, Move) else []
     for number, decision in enumerate(decisions, 1):
         try:
-            state, new = ruleset.apply(state, decision, dice)
+            with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
+                state, new = ruleset.apply(state, decision, dice)
         except ruleset.illegal_errors as exc:
             # check_decisions admitted it, and the contract forbids errors after a roll.
             raise IllegalDecision(f"{game.names[seq]}: decision {number}: {exc}") from None
         events.extend(new)
-    state, new = ruleset.advance(state, dice)
+    with ruleset_call(ruleset, what, f"running the automatic steps after {game.names[seq]}"):
+        state, new = ruleset.advance(state, dice)
     events.extend(new)
     return Resolution(state, events, list(dice.rolls))
 
@@ -308,7 +335,8 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
     player = game.player(role)
     assert player is not None
     for number, decision in enumerate(decisions, 1):
-        pending = ruleset.pending(state)
+        with ruleset_call(ruleset, what, f"decision {number}"):
+            pending = ruleset.pending(state)
         if pending.finished:
             raise GameOver(f"{what}: decision {number}: the game is already over")
         if pending.side != player.side:
@@ -318,7 +346,8 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
                 f"(the game waits on {waiting}: {pending.prompt})"
             )
         try:
-            state, _ = ruleset.apply(state, decision, SealedDice())
+            with ruleset_call(ruleset, what, f"decision {number}"):
+                state, _ = ruleset.apply(state, decision, SealedDice())
         except NoDiceYet:
             if number != len(decisions):
                 raise IllegalDecision(
