@@ -17,7 +17,8 @@ from typing import Annotated, Optional
 import typer
 
 from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
-from pbem import ruleset as rulesets, textsafe
+from pbem import provenance, ruleset as rulesets, textsafe
+from pbem.movefile import Player
 from pbem.errors import PbemError, UsageError
 
 app = typer.Typer(
@@ -118,7 +119,7 @@ def new(
     path = session.start(out_folder, invite)
     body = invite.body
     out(f"game {body.game}: {body.ruleset} {body.scenario}, you ({name}) play {side}")
-    out(_rules_data_line(referee.check_invite(invite, str(path))))
+    _setup_report(referee.check_invite(invite, str(path)), None)
     out(f"your fingerprint: {me.fingerprint}")
     out(f"send {path} to your opponent (or paste: pbem armor {path})")
 
@@ -158,8 +159,8 @@ def accept(
     me = ids.load(key, folder) if key else _only_key(folder)
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
     host = game.setup.host
-    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you play {game.guest.side if game.guest else '?'}")
-    out(_rules_data_line(game.setup))
+    out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
+    _setup_report(game.setup, game.guest)
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
 
@@ -223,6 +224,24 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
 
 
+def _scenario_label(setup: referee.Setup) -> str:
+    """The scenario's name, marked when its bytes are not the built-in battle of that name."""
+    builtin = setup.ruleset.builtin_scenario(setup.scenario_name)
+    if builtin is not None and builtin != setup.scenario_data:
+        return f"{setup.scenario_name} (MODIFIED, not the built-in {setup.scenario_name}: see below)"
+    return setup.scenario_name
+
+
+def _setup_report(setup: referee.Setup, guest: Player | None, indent: str = "") -> None:
+    """Rules data, scenario (with what differs from the built-in), options and chain lengths."""
+    out(indent + _rules_data_line(setup))
+    builtin = setup.ruleset.builtin_scenario(setup.scenario_name)
+    for line in provenance.data_lines("scenario", setup.scenario_name, setup.scenario_data, builtin):
+        out(indent + line)
+    out(indent + provenance.options_line(setup.options))
+    out(indent + provenance.chains_line(setup.host, guest))
+
+
 def _rules_data_line(setup: referee.Setup) -> str:
     """Say which rules data the game pins, loudly when it is not the installed ruleset's own."""
     pinned = referee.sha256_hex(setup.rules_data)
@@ -244,11 +263,11 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
     host, guest = game.setup.host, game.guest
-    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}, {len(game.files)} files")
+    out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}, {len(game.files)} files")
     out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
     if guest:
         out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
-    out("  " + _rules_data_line(game.setup))
+    _setup_report(game.setup, guest, "  ")
     if game.resolved_state is not None:
         out("  " + game.ruleset.describe(game.resolved_state))
     _report_status(game, ids.key_folder(keys), key, auto_reply=False)

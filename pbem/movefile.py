@@ -19,7 +19,7 @@ import msgspec
 from pbem import canonical, textsafe
 from pbem.dice import RecordedRoll
 from pbem.errors import MalformedFile
-from pbem.identity import Identity
+from pbem.identity import Identity, fingerprint
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 1 << 20
@@ -200,7 +200,17 @@ def _check_player(player: Player, what: str) -> None:
         raise MalformedFile(f"{what}: player name must be 1..{MAX_NAME_CHARS} characters")
     problem = textsafe.refused_in_name(player.name)
     if problem:  # a name is one line of visible text: no terminal controls, no bidi tricks
-        raise MalformedFile(f"{what}: player name '{textsafe.visible(player.name)}' {problem}")
+        raise MalformedFile(
+            f"{what}: player name '{textsafe.visible(player.name)}' {problem} "
+            f"(a name is one line of visible text; the key's fingerprint is {_fingerprint(player.key)})"
+        )
+
+
+def _fingerprint(key: str) -> str:
+    try:
+        return fingerprint(key)
+    except (ValueError, binascii.Error):
+        return "unreadable"
 
 
 def _kind(body: Body) -> str:
