@@ -269,8 +269,8 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
         events += more
     for gid in decision.refloat:
         galley = new.galley(gid)
-        around = surroundings(new.board, new.galleys, galley, new.wind, new.turn)
-        freed, more = extricate(around, galley, dice)
+        around = surroundings(new.board, new.galleys, galley, new.wind, new.turn, new.charts)
+        freed, more = extricate(around, galley, new.charts, dice)
         events += more
         if freed.removed is Removal.STUCK:
             new, more = eliminate(new, gid, Removal.STUCK, "stuck for good", dice, "6.36")

@@ -39,7 +39,7 @@ from engine.avoidance import avoidance_refusal, can_succeed
 from engine.board import Board
 from engine.charts import Charts
 from engine.combat_record import CombatOptions, CombatRecord
-from engine.diekplus import PASS_MP, clear_of_ships, pass_through_plan, passage, passed
+from engine.diekplus import clear_of_ships, pass_through_plan, passage, passed
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
@@ -120,7 +120,7 @@ def _pass_rule(mover: Mover, leg: Leg, step: PassThrough) -> Leg | Refused:
         return Refused("7.24", "a Pass-Through needs Maximum Speed")
     if leg.backwatered:
         return Refused("6.33", "a galley that backwaters may not move forward that turn")
-    paid = pay(mover, leg, PASS_MP, step)
+    paid = pay(mover, leg, mover.surroundings.fixed().pass_through.mp, step)  # 7.25
     if isinstance(paid, Refused):
         return paid
     board = mover.surroundings.board
@@ -211,7 +211,7 @@ def _at(galley: Galley, leg: Leg) -> Galley:
 
 
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
-    around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn)
+    around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
     return Mover(around, ctx.start)
 
 
