@@ -246,6 +246,9 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
     fatigue_before = {g.id: g.fatigue for g in state.galleys}
     before = {g.id: g for g in state.galleys}
     events: list[Event] = [Activated(rule="5.41", side=decision.side, squadrons=keys)]
+    # 6.42 "the number of MP used" is this activation's: forget what any member spent in an earlier one.
+    state = replace(state, galleys=tuple(replace(g, moved=None) if g.moved is not None and g.id in members else g
+                                         for g in state.galleys))
     # Dice from here on: nothing below may refuse the decision.
     current = state.current or PendingActivation(())
     done = segment.resolve(state, decision, members, dict(current.confusion), dice)

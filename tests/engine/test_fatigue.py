@@ -52,6 +52,15 @@ def test_6_14_a_galley_that_began_at_maximum_checks_whatever_it_used() -> None:
     assert [r.modifiers for r in rolls] == [(), ()]  # no MP beyond Cruise: no DRM
 
 
+def test_6_42_a_galley_without_orders_is_not_charged_an_earlier_activations_mp() -> None:
+    state = to_command_phase(skirmish(), maximum=("R5-50", "R5-51"))
+    state = state.with_galley(replace(state.galley(g("R5-51")), moved=MoveRecord(7, 7, 0, False, False)))
+    state, events = decide(state, Activate(side="rome", squadron="Catulus", plans=(parse_order("R5-50 max 2: F F"),)),
+                           1, 2)
+    rolls = [e for e in events if isinstance(e, DieRolled)]
+    assert [r.modifiers for r in rolls] == [(), ()]  # R5-51 used no MP now: no +3 from an earlier turn's 7
+
+
 def test_ram_and_rake_attempts_each_add_one() -> None:
     state = skirmish()
     galley = state.galley(g("R5-50"))
