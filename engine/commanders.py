@@ -160,6 +160,7 @@ def galley_lost(state: GameState, lost: Galley, dice: Dice) -> tuple[GameState, 
         mates = [
             state.galley(g) for g in (squadron.galleys if squadron else ())
             if g != lost.id and state.galley(g).position is not None and state.controller(state.galley(g)) == c.side
+            and specials.commander_barred(state, c.name, g) is None  # the battle's bars on Command Ships hold
         ]
         new = _nearest(state, lost, mates)
         state = state.with_commander(replace(c, galley=new.id if new else None, reduced=True, permanent_re=True,
