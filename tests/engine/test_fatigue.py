@@ -100,3 +100,10 @@ def test_6_37_play_note_the_most_limiting_result() -> None:
     galley = replace(skirmish().galley(g("R5-50")), half_speed=True, fatigue=1)
     assert speed_limit(galley, SpeedSide.CRUISE).mp == 2
     assert speed_limit(replace(galley, fatigue=3), SpeedSide.CRUISE).mp == 1
+
+
+def test_7_16_half_speed_comes_off_at_the_end_of_the_activation_even_without_orders() -> None:
+    state = to_command_phase(skirmish())
+    state = state.with_galley(replace(state.galley(g("R5-51")), half_speed=True))
+    state, _ = decide(state, Activate(side="rome", squadron="Catulus", plans=(parse_order("R5-50 cruise 1: F"),)))
+    assert not state.galley(g("R5-51")).half_speed
