@@ -66,6 +66,7 @@ from engine.position import Position, Side
 from engine.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
 from engine.ramming import FirepotsHook, RamMissed, RamResult, ram_refusal, resolve_ram
 from engine.ratings import SpeedSide
+from engine.speed import sail_bonus
 from engine.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
 from engine.steps import (
     Anastrophe,
@@ -444,9 +445,14 @@ class _Run:
         self.field, more, self.record = fire_back(self.field, step.target, self.id, "ram", self.dice, self.record,
                                                   self.reactions, self.reaction_fire)
         self.events += more
+        # 7.15 vs 6.23 reading: the wind's MP (6.22, 6.25) are no head of steam; under sail the excess counts
+        # over Cruise Speed plus the sail's MP ("at considerably reduced capability").
+        start = ctx.start
+        wind_mp = sail_bonus(start, start.speed, ctx.options.wind, self.leg.sails_up,
+                             start.position.facing) if start.position is not None else 0
         self.field, more, self.ram, self.record = resolve_ram(
             ctx.board, self.field, self.id, step.target, ctx.charts, self.dice, self.record,
-            mp_used=self.leg.spent, turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
+            mp_used=max(0, self.leg.spent - wind_mp), turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
             options=ctx.options, check=False,
         )
         self.events += more
