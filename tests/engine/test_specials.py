@@ -367,3 +367,11 @@ def test_chios_5_53_a_lost_commander_never_joins_a_tremiola() -> None:
     state = replace(state, squadrons=(squadron,))
     state, _ = galley_lost(state, state.galley(ship), ForcedDice())
     assert state.commander("Dionysidorus").galley == far  # GTrm-1 is nearer, but barred
+
+
+@pytest.mark.parametrize(("key", "option", "side"), [("ecnomus", "roman_sails", "romans"), ("chios", "allied_sails", "allies")])
+def test_a_side_the_book_lets_start_with_sails_raised_may(key: str, option: str, side: str) -> None:
+    """Ecnomus "may take advantage of this to Raise Sails at the start"; Chios "may have Sails Raised"."""
+    raised = deployed(key, {option: "on"})
+    assert all(g.sails_up for g in raised.galleys_of(side) if g.equipment.sails)
+    assert not any(g.sails_up for g in deployed(key).galleys_of(side))
