@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from engine import activation, boarding_segment, commanders, initiative, scenario_play, sequence, setup, victory
+from engine import activation, boarding_segment, commanders, initiative, scenario_play, sequence, setup, shortcuts, victory
 from engine.decisions import (
     AcceptHalt,
     Activate,
@@ -112,13 +112,13 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
     if isinstance(decision, Initiative):
         return initiative.choose_first(state, decision)
     if isinstance(decision, Speed):
-        return sequence.choose_speed(state, decision)
+        return shortcuts.choose_speed(state, decision)
     if isinstance(decision, Double):
         if state.current is not None or state.phase is not Phase.COMMAND:
             raise IllegalOrder("5.42", "a Double Activation is declared at the start of an activation in phase E")
         return activation.apply_double(state, decision, dice)
     if isinstance(decision, Individual):
-        return activation.apply_individual(state, decision, dice)
+        return shortcuts.apply_individual(state, decision, dice)
     if isinstance(decision, Boarding):
         return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)
