@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import agent, choices, describe, legal as legal_actions, notation, play, rulesdata, secrets, sequence, tournament
+from engine import agent, board_text, choices, describe, draft, explain, legal as legal_actions, notation, play, rulesdata, secrets, sequence, tournament
 from engine.decisions import from_json, to_json
 from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.scenario import (
@@ -139,6 +139,18 @@ class WarGalley:
 
     def describe_event(self, event: Any, state: GameState | None = None) -> str:
         return describe.event_words(event, state.board.map if state is not None else None)
+
+    def explain(self, state: GameState, subject: str | None) -> tuple[Any, str]:
+        """(JSON data, text): a galley's ratings, markers, MP, end positions and targets (engine.explain);
+        with no subject, every galley's place (engine.board_text)."""
+        return explain.explain(state, subject)
+
+    def board(self, state: GameState) -> str:
+        return board_text.board_text(state)
+
+    def draft(self, state: GameState, game: str = "GAME") -> str:
+        """The pending decision as an editable order file, the options as comments (engine.draft)."""
+        return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
 
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None

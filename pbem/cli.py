@@ -248,21 +248,6 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
 
 
 @app.command()
-def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
-    """List the orders you may give now (on your turn)."""
-    game = referee.load(folder)
-    me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    view = referee.outlook(game, me)
-    player = game.player(view.role)
-    if view.pending.side != player.side:
-        out(f"nothing for you to decide now ({view.pending.prompt})")
-        return
-    out(view.pending.prompt)
-    for decision in game.ruleset.legal(view.resolution.state):
-        out("  " + game.ruleset.format_order(decision))
-
-
-@app.command()
 def move(
     folder: Annotated[Path, typer.Argument(help="The game folder.")],
     orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
@@ -362,6 +347,11 @@ def demo(
     from pbem.demo import run_demo
 
     run_demo(out_folder, ruleset, seed, out, scenario)
+
+
+from pbem import cli_orders  # noqa: E402  (legal, orders, board: pbem/cli_orders.py)
+
+cli_orders.register(app)
 
 
 def _click_exception() -> type[Exception]:

@@ -17,6 +17,15 @@ Contract (shared/design/architecture.md):
   it has rolled, the outcome follows the rules' fallbacks and never raises.
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
+
+Optional (pbem/cli_orders.py asks with getattr and says so when missing):
+- `explain(state, subject)` -> (JSON data, text) about one piece the
+  ruleset names (`subject`, e.g. a unit id), or about the whole board
+  (`subject=None`); an unknown subject raises one of `illegal_errors`.
+- `board(state)` -> the position of every piece as text, for terminals.
+- `draft(state)` -> the pending decision as an editable order file: order
+  lines to keep or change, the options as `#` comment lines (which
+  `parse_orders` skips).
 """
 
 from __future__ import annotations
