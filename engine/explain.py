@@ -142,11 +142,12 @@ def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> l
             continue
         distance = fire_range(battle, galley, foe, False) or 1
         mods = missile_modifiers(battle, galley, foe, distance)
-        adjusted = [a for a in range(-6, 20) if missile_result(state.charts, galley.manpower, a).depletes]
+        drm = sum(v for _, v in mods)
+        faces = [f for f in range(1, 7) if missile_result(state.charts, galley.manpower, f + drm).depletes]
         entry = {"action": "fire", "target": str(foe.id), "order": f"{galley.id} fire {foe.id}",
                  "note": "from where it stands now (8.42; after moving it may have others)"}
-        if adjusted:
-            entry["roll"] = _roll("1d6", max(1, min(adjusted)), max(adjusted), mods) | {"for": "a Depletion"}
+        if faces:  # the table's adjusted results that deplete, as this galley's natural faces reach them
+            entry["roll"] = _roll("1d6", min(faces) + drm, max(faces) + drm, mods) | {"for": "a Depletion"}
         out.append(entry)
     for option in grapple_options(battle, galley.id, attempted=state.grapple_tried,
                                   retracted_from=[t for r, t in state.retracted if r == galley.id]):
