@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import agent, board_text, choices, describe, draft, explain, legal as legal_actions, notation, play, rulesdata, secrets, sequence, tournament
+from engine import agent, board_text, choices, describe, draft, explain, legal as legal_actions, notation, play, reactions_text, rulesdata, secrets, sequence, tournament
 from engine.decisions import from_json, to_json
 from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.scenario import (
@@ -135,7 +135,8 @@ class WarGalley:
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:
-        return describe.state_summary(state)
+        """The phase, VP and galleys, then each side's standing reactions (engine.reactions_text)."""
+        return f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
 
     def describe_event(self, event: Any, state: GameState | None = None) -> str:
         return describe.event_words(event, state.board.map if state is not None else None)

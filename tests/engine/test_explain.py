@@ -89,3 +89,15 @@ def test_an_activation_error_names_the_galley_it_is_about() -> None:
     with pytest.raises(IllegalOrder) as raised:
         play.apply(state, decision, ForcedDice())
     assert raised.value.reason.startswith("R5-51: ")
+
+
+def test_status_says_each_sides_standing_reactions_and_the_default() -> None:
+    from engine.ruleset import RULESET
+
+    state = facing_state()
+    text = RULESET.describe(state)
+    assert "standing reactions: Rome none ordered (never avoid, never fire back); Carthage none ordered" in text
+    state, _ = play.apply(state, Reactions(side="rome", orders=parse_reactions(
+        "default: avoid=ram-position fire=attacked\nR5-51: avoid=never")), ForcedDice())
+    text = RULESET.describe(state)
+    assert "Rome avoid=ram-position fire=attacked, own orders for R5-51; Carthage none ordered" in text
