@@ -9,7 +9,8 @@ caller's (`rng`); the rules themselves never call `random`.
 
 With `shortcuts` (the default) it uses the orders that save a round trip
 (engine.shortcuts) wherever the listing offers one: an Individual Squadron's
-Crew check with both alternatives, a standing Speed Level choice.
+Crew check with both alternatives, a standing Speed Level choice, boarding
+declared with the grapples.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from engine import legal as legal_actions, notation
-from engine.decisions import AcceptHalt, Decision, ProposeHalt, Reactions, to_json
-from engine.shortcuts import uses_shortcut
+from engine.decisions import AcceptHalt, Decision, Individual, ProposeHalt, Reactions, Speed, to_json
+from engine.shortcuts import plain, uses_shortcut
 from engine.state import GameState
 
 # Words of the orders notation (docs/orders.md) that mark a combat action.
@@ -47,8 +48,12 @@ def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, 
         return ProposeHalt(side=side)
     if not shortcuts:  # a player who writes every decision after its die
         options = [o for o in options if not uses_shortcut(o)]
-    elif any(uses_shortcut(o) for o in options):  # one file for the Crew check and its activation (5.31) ...
+    elif any(isinstance(o, (Individual, Speed)) and uses_shortcut(o) for o in options):
+        # one file for the Crew check and its activation (5.31); a standing Speed Level choice (6.12)
         options = [o for o in options if uses_shortcut(o) or isinstance(o, Reactions)]
+    else:  # boarding declared with the grapples (8.21): in place of the same activation without it
+        twins = {plain(o) for o in options if uses_shortcut(o)}
+        options = [o for o in options if o not in twins]
     quiet = [o for o in options if not isinstance(o, ProposeHalt)] or options
     weights = [1 + 4 * aggression(o) for o in quiet]
     pick = rng.random() * sum(weights)

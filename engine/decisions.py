@@ -84,6 +84,9 @@ class Activate(Decision, frozen=True, tag="activate"):
     fire: tuple[Missiles, ...] = ()
     grapple: tuple[GrappleOrder, ...] = ()
     firepots: tuple[GalleyId, ...] = ()
+    # A shortcut (engine.shortcuts): the Boarding Segment's parties declared with the activation, for the
+    # grapples that hold (8.21); () boards nothing; None: decided in the Boarding Segment, after the grapples.
+    board: tuple[BoardingParty, ...] | None = None
 
 
 class Double(Decision, frozen=True, tag="double"):

@@ -56,6 +56,7 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_shortcuts.speed_examples([d for d in out if isinstance(d, Speed)])
     elif due.kind == "activate":
         out += activations(state, due)
+        out += legal_shortcuts.board_examples(out)
     elif due.kind == "individual":
         out += [Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)]
         out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)

@@ -3,7 +3,8 @@
 Built from the same generators as the plain decisions: an Individual
 Squadron's alternatives are activations the listing offers in the state each
 Crew check result leaves; the standing Speed Level choice is offered on a
-squadron's plain choice.
+squadron's plain choice; boarding is declared with each listed activation
+that grapples, for its grapplers and their targets.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from engine import shortcuts
 from engine.decisions import Activate, AnyDecision, Individual, Speed
+from engine.manpower_orders import BoardingParty
 from engine.errors import IllegalOrder
 from engine.sequence import Due, decision_due
 from engine.state import GameState
@@ -49,4 +51,15 @@ def speed_examples(plain: list[Speed]) -> list[AnyDecision]:
             Speed(side=first.side, squadron=first.squadron, maximum=first.maximum, rest="max")]
 
 
-__all__ = ["individual_examples", "speed_examples"]
+def board_examples(listed: list[AnyDecision]) -> list[AnyDecision]:
+    """Each listed activation with grapples, its grapplers declared to board their targets (8.21)."""
+    out: list[AnyDecision] = []
+    for decision in listed:
+        if isinstance(decision, Activate) and decision.grapple and decision.board is None:
+            parties = tuple(BoardingParty(o.galley, o.target) for o in decision.grapple)
+            out.append(Activate(**{**{f: getattr(decision, f) for f in decision.__struct_fields__},
+                                   "board": parties}))
+    return out
+
+
+__all__ = ["individual_examples", "speed_examples", "board_examples"]

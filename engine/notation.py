@@ -52,6 +52,7 @@ from engine.position import format_position, parse_position
 from engine.reactions import format_reactions, parse_reactions
 
 _AT_STEP = re.compile(r"(.*?)\s+@(\d+)")
+_THEN_BOARD = re.compile(r"then\s+board\s*:?\s*(.*)", re.IGNORECASE)
 _GALLEY_ORDERS = ("disengage", "grapple", "fire", "firepots")
 
 
@@ -149,10 +150,16 @@ def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSp
     """The parts of an activation: movement orders, and per galley disengage, fire, grapple, firepots."""
     fields: dict[str, list] = {"plans": [], "disengage": [], "fire": [], "grapple": [], "firepots": []}
     refloat: tuple = ()
+    board: tuple | None = None
     for part in _parts(body):
         words = part.split()
         keyword = words[1].lower() if len(words) > 1 else ""
-        if words[0].lower() == "refloat":
+        then_board = _THEN_BOARD.fullmatch(part)
+        if then_board:  # the Boarding Segment's parties, declared now (engine.shortcuts)
+            rest_text = then_board.group(1).strip()
+            board = () if rest_text.lower() == NOTHING else \
+                manpower_orders.parse_boarding("board: " + rest_text).parties
+        elif words[0].lower() == "refloat":
             refloat = _ids(part[len("refloat"):])
         elif keyword == "disengage":
             fields["disengage"].append(manpower_orders.parse_disengage(part).galley)
@@ -166,7 +173,7 @@ def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSp
             fields["fire"].append(Missiles(manpower_orders.parse_fire(text), step))
         else:
             fields["plans"].append(orders.parse_order(part))
-    return Activate(side=side, squadron=squadron, also=also, refloat=refloat,
+    return Activate(side=side, squadron=squadron, also=also, refloat=refloat, board=board,
                     **{k: tuple(v) for k, v in fields.items()})
 
 
@@ -198,6 +205,9 @@ def _activation_parts(decision: Activate, map_: MapSpec) -> list[str]:
     parts += [manpower_orders.format_grapple(o, map_) for o in decision.grapple]
     if decision.refloat:
         parts.append("refloat " + " ".join(str(g) for g in decision.refloat))
+    if decision.board is not None:
+        parts.append("then " + (manpower_orders.format_boarding(manpower_orders.BoardingOrder(decision.board))
+                                if decision.board else f"board {NOTHING}"))
     return parts
 
 

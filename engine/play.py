@@ -124,6 +124,6 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)
     try:
-        return scenario_play.activate(state, decision, dice)
+        return shortcuts.activate(state, decision, dice)
     except IllegalOrder as exc:  # raised before any die: say which galley's orders it is about
         raise order_errors.about_galley(state, decision, exc) from None

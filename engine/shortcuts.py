@@ -13,6 +13,13 @@ the rules let the player decide after a die or wait for an alternation:
   to the side, its next squadron's (all Cruise, or `max`: every galley that may
   go to Maximum), so the opponent's file goes on without waiting.
 
+- **Boarding declared with the activation** (8.21): `activate Egypt: ...;
+  G3-2 grapple R5-3; then board: G3-2 R5-3` declares the Boarding Segment's
+  parties now. After the movement segment, the parties whose galley is
+  Grappled to its target and may board are carried out at once; the rest
+  lapse (OrderLapsed). If none is left the segment is asked as usual.
+  `then board nothing`: no boarding, whatever the grapples did.
+
 The alternatives are found by the rules' own code: the Crew check is run with
 each die face (engine.dice.ForcedDice) to see what each result leaves, so a
 change to 5.31 changes the shortcut with it.
@@ -22,8 +29,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine import activation, scenario_play, sequence, specials
-from engine.decisions import Activate, Individual, Speed
+from engine import activation, boarding_segment, scenario_play, sequence, specials
+from engine.decisions import Activate, Boarding, Individual, Speed
+from engine.movement_segment import OrderLapsed
+from engine.state import Segment
 from engine.dice import Dice, ForcedDice
 from engine.errors import IllegalOrder
 from engine.events import Event
@@ -50,11 +59,18 @@ def crew_outcomes(state: GameState, decision: Individual) -> dict[bool, GameStat
 
 def uses_shortcut(decision: object) -> bool:
     """Whether a decision uses a shortcut (so a player who wants none can leave it out)."""
+    return plain(decision) != decision
+
+
+def plain(decision: object) -> object:
+    """The decision without its shortcut: what a player who decides after every die would write."""
     if isinstance(decision, Individual):
-        return decision.if_free is not None or decision.if_held is not None
+        return replace(decision, if_free=None, if_held=None)
     if isinstance(decision, Speed):
-        return bool(decision.rest)
-    return False
+        return replace(decision, rest="")
+    if isinstance(decision, Activate):
+        return replace(decision, board=None)
+    return decision
 
 
 def _check_alternative(state: GameState, decision: Activate, result: str) -> None:
@@ -64,6 +80,7 @@ def _check_alternative(state: GameState, decision: Activate, result: str) -> Non
         if specials.begin_wanted(state, decision):
             raise IllegalOrder("5.31", "the battle's special rules want a decision of their own first")
         activation.check_activate(scenario_play.check(state, decision), decision)
+        check_board(state, decision)
     except IllegalOrder as exc:
         raise IllegalOrder(exc.rule, f"if {result}: {exc.reason}") from None
 
@@ -92,7 +109,55 @@ def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tupl
     chosen = decision.if_free if free else decision.if_held
     if chosen is None:
         return state, events
-    state, more = scenario_play.activate(state, chosen, dice)
+    state, more = activate(state, chosen, dice)
+    return state, [*events, *more]
+
+
+# --- 8.21: boarding declared with the activation -------------------------------------------------
+
+
+def check_board(state: GameState, decision: Activate) -> None:
+    """Before any die: the parties are the activation's own galleys, boarding enemy galleys."""
+    if decision.board is None:
+        return
+    members = {g for k in (decision.squadron, decision.also) if k for g in state.squadron(k).galleys}
+    for party in decision.board:
+        if party.galley not in members:
+            raise IllegalOrder("8.21", f"then board: {party.galley} is not in the activated squadron")
+        if state.controller(state.galley(party.target)) == decision.side:
+            raise IllegalOrder("8.21", f"then board: {party.target} is not an enemy galley")
+
+
+def activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
+    """An activation (engine.scenario_play), then the Boarding Segment it declared, if any."""
+    check_board(state, decision)
+    state, events = scenario_play.activate(state, plain(decision), dice)  # type: ignore[arg-type]
+    if decision.board is None:
+        return state, events
+    side = decision.side
+    if state.segment is not Segment.BOARDING or state.to_move != side or state.result is not None:
+        events += [OrderLapsed(rule="8.21", galley=p.galley, order="boarding",
+                               reason=f"no Boarding Segment: it is not Grappled to {p.target}")
+                   for p in decision.board]
+        return state, events
+    able = {g.id: g for g in boarding_segment.boarders(state, state.boarders)}
+    kept = []
+    for party in decision.board:
+        galley = able.get(party.galley)
+        if galley is not None and party.target in [t.id for t in boarding_segment.targets(state, galley)]:
+            kept.append(party)
+        else:
+            events.append(OrderLapsed(rule="8.21", galley=party.galley, order="boarding",
+                                      reason=f"it is not Grappled to {party.target}, or may not board it"))
+    if decision.board and not kept:
+        return state, events  # nothing left of the plan: the player decides the segment himself
+    boarding = Boarding(side=side, parties=tuple(kept))
+    try:
+        boarding_segment.check(state, boarding)
+    except IllegalOrder as exc:  # e.g. a split the lapsed parties left uneven: the player decides
+        events.append(OrderLapsed(rule=exc.rule, galley=kept[0].galley, order="boarding", reason=exc.reason))
+        return state, events
+    state, more = boarding_segment.apply_boarding(state, boarding, dice)
     return state, [*events, *more]
 
 

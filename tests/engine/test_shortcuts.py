@@ -129,3 +129,47 @@ def test_standing_speed_notation_and_refusal() -> None:
         play.apply(speed_phase(), Speed(side="rome", squadron="Catulus", rest="fast"), ForcedDice())
     with pytest.raises(ValueError, match="rest: cruise"):
         notation.parse_decision("speed Catulus: cruise; rest: fast", "rome")
+
+
+# --- 8.21: boarding declared with the activation ---------------------------------------------------
+
+
+def test_boarding_declared_with_the_grapple_is_carried_out_when_the_grapple_holds() -> None:
+    from engine.boarding import Captured
+    from engine.state import Segment
+    from tests.engine.test_integration_combat import apply, of, order
+    from tests.engine.test_integration_manpower import alongside
+
+    state = alongside()
+    decision = order(state, "activate Metellus: R5-52 grapple G5-13; then board: R5-52 G5-13")
+    assert uses_shortcut(decision) and decision.board
+    state, events = apply(state, decision, 6, 6, 6)  # the grapple holds; M4 against M4 captures
+    assert of(events, Captured) and state.segment is Segment.PHASE_PASS
+    assert state.controller(state.galley(g("G5-13"))) == "rome"
+
+
+def test_boarding_declared_lapses_when_the_grapple_fails_and_nothing_is_asked() -> None:
+    from engine.movement_segment import OrderLapsed
+    from tests.engine.test_integration_combat import apply, of, order
+    from tests.engine.test_integration_manpower import alongside
+
+    state = alongside()
+    state, events = apply(state, order(state, "activate Metellus: R5-52 grapple G5-13; then board: R5-52 G5-13"), 1)
+    assert [e.order for e in of(events, OrderLapsed)] == ["boarding"]
+    assert play.pending(state).kind != "board"
+
+
+def test_board_nothing_skips_the_segment_and_bad_parties_are_refused_before_the_die() -> None:
+    from engine.boarding_segment import NoBoarding
+    from tests.engine.test_integration_combat import apply, of, order
+    from tests.engine.test_integration_manpower import alongside
+
+    state = alongside()
+    after, events = apply(state, order(state, "activate Metellus: R5-52 grapple G5-13; then board nothing"), 6)
+    assert of(events, NoBoarding) and play.pending(after).kind != "board"
+    with pytest.raises(IllegalOrder, match="8.21: then board: R5-50 is not in the activated squadron"):
+        play.apply(state, order(state, "activate Metellus: R5-52 grapple G5-13; then board: R5-50 G5-13"),
+                   ForcedDice())
+    with pytest.raises(IllegalOrder, match="then board: R5-50 is not an enemy galley"):
+        play.apply(state, order(state, "activate Metellus: R5-52 grapple G5-13; then board: R5-52 R5-50"),
+                   ForcedDice())
