@@ -64,5 +64,5 @@ def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, 
     return quiet[-1]
 
 
-def choose_json(state: GameState, side: str, rng: Rng) -> Any:
-    return to_json(choose(state, side, rng))
+def choose_json(state: GameState, side: str, rng: Rng, shortcuts: bool = True) -> Any:
+    return to_json(choose(state, side, rng, shortcuts=shortcuts))

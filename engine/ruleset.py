@@ -159,11 +159,12 @@ class WarGalley:
     # --- for `pbem demo` ---
     demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
 
-    def choose(self, state: GameState, side: str, rng: Any) -> Any:
-        """The demo player's decision (engine.agent); a secret choice as its unsealed order line."""
+    def choose(self, state: GameState, side: str, rng: Any, shortcuts: bool = True) -> Any:
+        """The demo player's decision (engine.agent); a secret choice as its unsealed order line.
+        `shortcuts=False`: a player who decides after every die (for counting what they save)."""
         if choices.wanted(state) is not None:
             return rng.choice(choices.listed(state))
-        return agent.choose_json(state, side, rng)
+        return agent.choose_json(state, side, rng, shortcuts)
 
 
 RULESET = WarGalley()
