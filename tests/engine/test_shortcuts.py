@@ -173,3 +173,15 @@ def test_board_nothing_skips_the_segment_and_bad_parties_are_refused_before_the_
     with pytest.raises(IllegalOrder, match="then board: R5-50 is not an enemy galley"):
         play.apply(state, order(state, "activate Metellus: R5-52 grapple G5-13; then board: R5-52 R5-50"),
                    ForcedDice())
+
+
+def test_the_demo_player_uses_the_shortcuts_only_when_told() -> None:
+    import random
+
+    from engine import agent
+
+    state = individual_phase()
+    with_ = agent.choose(state, "rome", random.Random(1))
+    without = agent.choose(state, "rome", random.Random(1), shortcuts=False)
+    assert isinstance(with_, Individual) and uses_shortcut(with_)
+    assert not uses_shortcut(without)
