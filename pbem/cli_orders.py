@@ -54,16 +54,17 @@ def _explain(game: referee.Game, state: Any, subject: str | None) -> tuple[Any, 
         raise UsageError(f"{subject}: {exc}") from None
 
 
-def legal(folder: FolderArg, galley: Annotated[Optional[str], typer.Argument(
-              help="A galley (unit) id: its ratings, markers, MP, end positions and targets.")] = None,
+def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
+              metavar="[UNIT]", help="A unit id the ruleset knows (e.g. G5-86): its ratings, markers, "
+                                     "movement, end positions and targets.")] = None,
           as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
-    """List the orders you may give now; with GALLEY, everything that galley may do."""
+    """List the orders you may give now; with UNIT, everything that unit may do."""
     game = referee.load(folder)
-    if galley is not None:
+    if unit is not None:
         state, _ = _state(game, keys, key)
         if state is None:
             raise UsageError("the game has not started yet (no state to look at)")
-        data, text = _explain(game, state, galley)
+        data, text = _explain(game, state, unit)
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
         return
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
@@ -110,7 +111,7 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
 
 
 def board(folder: FolderArg, as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
-    """Print every galley's position, facing and markers (for terminals; the reports draw the map)."""
+    """Print every unit's position, facing and markers (for terminals; the reports draw the map)."""
     game = referee.load(folder)
     state, _ = _state(game, keys, key)
     if state is None:
