@@ -7,8 +7,9 @@ the signatures: files alternate between the two players; a file carries its
 author's decisions while the rules ask him, up to the first that rolls dice
 (docs/protocol.md); a file with no decision is an acknowledgement the tool
 writes by itself. Counts, per game turn, all files and the person-written
-ones (those carrying a decision), with the shortcuts (engine.shortcuts)
-used by the demo player and without.
+ones (those carrying a decision), over game turns 1.. (the deployment, turn 0,
+left out), with the shortcuts (engine.shortcuts) used by the demo player and
+without. `--kinds` adds which decisions the person-written files carried.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ def main(argv: list[str]) -> None:
             all_files: list[int] = []
             for seed in range(seeds):
                 files, person = play_files(name, seed, turns, shortcuts)
-                per_turn += [person[t] for t in sorted(files)]
-                all_files += [files[t] for t in sorted(files)]
+                played = [t for t in sorted(files) if t >= 1]  # game turns; turn 0 is the deployment
+                per_turn += [person[t] for t in played]
+                all_files += [files[t] for t in played]
             label = "with shortcuts" if shortcuts else "without      "
             print(f"{name:16} {label}: person-written files per game turn {statistics.mean(per_turn):5.1f} "
                   f"(min {min(per_turn)}, max {max(per_turn)}); all files per turn {statistics.mean(all_files):5.1f}"
