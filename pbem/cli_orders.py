@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from pbem import identity as ids, referee, session
+from pbem import identity as ids, referee, session, textsafe
 from pbem.errors import PbemError, UsageError
 
 FolderArg = Annotated[Path, typer.Argument(help="The game folder.")]
@@ -65,7 +65,7 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
         if state is None:
             raise UsageError("the game has not started yet (no state to look at)")
         data, text = _explain(game, state, unit)
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else textsafe.visible_lines(text))
         return
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     view = referee.outlook(game, me)
@@ -84,7 +84,7 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
         return
     typer.echo(view.pending.prompt)
     for decision in decisions:
-        typer.echo("  " + game.ruleset.format_order(decision))
+        typer.echo("  " + textsafe.visible(game.ruleset.format_order(decision)))
 
 
 def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
@@ -100,7 +100,7 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
         raise UsageError(f"nothing for you to decide now ({view.pending.prompt}); no draft to write")
     text = _needs(game.ruleset, "draft")(view.resolution.state, str(folder))
     if out is None:
-        typer.echo(text, nl=False)
+        typer.echo(textsafe.visible_lines(text), nl=False)
         return
     if out.exists():
         raise UsageError(f"{out}: exists; give a new file to --out")
@@ -120,7 +120,7 @@ def board(folder: FolderArg, as_json: JsonOption = False, key: KeyOption = None,
         data, _ = _explain(game, state, None)
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    typer.echo(_needs(game.ruleset, "board")(state))
+    typer.echo(textsafe.visible_lines(_needs(game.ruleset, "board")(state)))
 
 
 def register(app: typer.Typer) -> None:
