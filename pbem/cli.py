@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
+from pbem import armor as armoring, chain, cli_report, identity as ids, movefile, referee, session
 from pbem import ruleset as rulesets
 from pbem.errors import PbemError, UsageError
 
@@ -179,6 +179,8 @@ def receive(
         out(f"added {path}")
     game = referee.load(folder)
     _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+    if result.added:
+        cli_report.write_reports(folder, keys, key, out)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
@@ -281,6 +283,7 @@ def move(
     for event in view.resolution.events:
         out("  " + game.ruleset.describe_event(event, view.resolution.state))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+    cli_report.write_reports(folder, keys, key, out)
 
 
 @app.command()
@@ -327,10 +330,12 @@ def armor(file: Annotated[Path, typer.Argument(help="A game file to print in arm
 
 @app.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="A game folder.")],
+    path: Annotated[Path, typer.Argument(help="A game folder, or an archive made by pbem archive.")],
     against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
+    if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
+        return cli_report.verify_archive(path, out)
     game = referee.load(path)
     if against is not None:
         for raw, what in session.read_incoming(against):
@@ -362,6 +367,9 @@ def demo(
     from pbem.demo import run_demo
 
     run_demo(out_folder, ruleset, seed, out, scenario)
+
+
+cli_report.register(app)  # report, archive
 
 
 def _click_exception() -> type[Exception]:

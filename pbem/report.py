@@ -29,7 +29,7 @@ from engine.datafiles import templates_dir
 from pbem import identity as ids
 from pbem.dice import LABEL, LIMIT, RecordedRoll
 from pbem.errors import UsageError
-from pbem.movefile import Accept, Invite, Move, author_of
+from pbem.movefile import Accept, Invite, Move, author_of, file_name
 from pbem.referee import Game, Resolution
 
 LEGAL_SHOWN = 80  # options listed under "what you decide next"; the rest: `pbem legal`
@@ -160,7 +160,7 @@ def _file(game: Game, seq: int) -> dict[str, Any]:
     body = signed.body
     who = _player(game, body.author)
     entry: dict[str, Any] = {
-        "seq": seq, "name": Path(game.names[seq]).name, "author": who, "role": body.author,
+        "seq": seq, "name": file_name(seq), "author": who, "role": body.author,
         "time": _when(body.time), "hash": signed.hash_hex, "prev": body.prev,
         "signature": base64.b64encode(signed.signature).decode("ascii") if isinstance(signed.signature, bytes)
         else str(signed.signature),
