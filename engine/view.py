@@ -379,15 +379,15 @@ def _sheet(state: GameState, side: dict[str, Any]) -> dict[str, Any]:
     rows = []
     squadron_of = {g: s.key for s in state.squadrons for g in s.galleys}
     for galley in sorted(state.galleys, key=lambda g: galley_key(g.id)):
-        if galley.id.colour is not colour and state.controller(galley) != key:
+        if galley.id.colour is not colour:  # a captured galley stays on its own side's sheet, marked
             continue
         status = [m["words"] for m in markers(state, galley) if m["code"] not in ("★", "☆")]
         if galley.removed is not None:
             status.insert(0, f"{galley.removed.value}")
         elif galley.position is None:
             status.insert(0, "off the map (not yet entered)")
-        if galley.id.colour is not colour:
-            status.insert(0, f"enemy galley held by the {key}")
+        if state.controller(galley) != key and galley.position is not None:
+            status.insert(0, f"held by the {state.side(state.controller(galley)).name}")
         rows.append({
             "id": str(galley.id), "type": _type_name(galley), "crew": galley.crew, "crew_printed": galley.ratings.crew,
             "manpower": galley.manpower, "manpower_printed": galley.ratings.manpower,

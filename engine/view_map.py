@@ -70,7 +70,7 @@ def grid(board: Board) -> dict[str, Any]:
     labels = []
     for h in on_map:
         x, y = frame.centre(h)
-        labels.append((_n(x), _n(y - SIZE * 0.58), spec.format(h)))
+        labels.append([_n(x), _n(y - SIZE * 0.58), spec.format(h)])
     sheets = []
     for sheet in spec.sheets:
         cols = [c for c in range(FIRST_COL, LAST_COL + 1) if c not in sheet.hidden_cols]
@@ -83,7 +83,7 @@ def grid(board: Board) -> dict[str, Any]:
                        "w": _n(right - left), "h": _n(y1 - y0 + SIZE * ROOT3),
                        "label": f"sheet {sheet.letter}" if sheet.letter else "map"})
     return {
-        "width": _n(frame.width), "height": _n(frame.height), "hex_size": SIZE,
+        "width": _n(frame.width), "height": _n(frame.height), "hex_size": int(SIZE),
         "grid_path": _hex_path(frame, on_map),
         "land_path": _hex_path(frame, land_on_map),
         "coast_path": _hex_path(frame, coast),
@@ -131,7 +131,7 @@ def counter_shape(frame: Frame, position: Position) -> dict[str, Any]:
     return {
         "points": " ".join(f"{_n(x)},{_n(y)}" for x, y in points),
         "x": _n(cx), "y": _n(cy), "angle": _n(text_angle),
-        "bow": (_n(bx), _n(by)),
+        "bow": [_n(bx), _n(by)],
     }
 
 
