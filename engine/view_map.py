@@ -11,6 +11,7 @@ never sees an engine object, and the same state always gives the same data
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -60,8 +61,11 @@ def _hex_path(frame: Frame, hexes: Iterable[Hex], scale: float = 1.0) -> str:
     return "".join(parts)
 
 
+@lru_cache(maxsize=16)
 def grid(board: Board) -> dict[str, Any]:
-    """The fixed part of the map: hexes, their numbers, land, coast, the sheets' frames."""
+    """The fixed part of the map: hexes, their numbers, land, coast, the sheets' frames.
+
+    The same for every state of a battle, so made once (callers must not change it)."""
     spec = board.map
     on_map = list(spec.hexes())
     frame = Frame(on_map + [h for h in board.land if _near(spec, h)])
@@ -98,6 +102,7 @@ def _near(spec: MapSpec, h: Hex) -> bool:
     return spec.contains(h) or any(spec.contains(n) for n in within(h, 1))
 
 
+@lru_cache(maxsize=16)
 def frame_of(board: Board) -> Frame:
     spec = board.map
     return Frame(list(spec.hexes()) + [h for h in board.land if _near(spec, h)])

@@ -285,7 +285,9 @@ def _next(game: Game, span: Span, state: Any) -> dict[str, Any]:
         if isinstance(body, Move):
             out["decided"] = {"orders": [ruleset.format_order(d) for d in body.decisions], "note": body.note,
                               "by": _player(game, body.author)}
-    if pending.side is not None and not pending.finished:
+    # The legal options matter while the decision is open; once the next file exists it shows what was
+    # decided instead (and listing them can be slow in a big battle).
+    if pending.side is not None and not pending.finished and out["decided"] is None:
         try:
             options = [ruleset.format_order(d) for d in ruleset.legal(state)]
         except ruleset.illegal_errors:
