@@ -248,34 +248,41 @@ def context(game: Game, span: Span, options: dict[str, Any] | None = None,
             "event_offset": start,
         })
         files.append(entry)
+    pending = ruleset.pending(state)
+    newest = pending if state is game.resolved_state else None
     return {
-        "game": _game_facts(game),
+        "game": _game_facts(game, newest),
         "span": {"first": span.first, "last": span.last, "title": span.title, "preview": span.preview is not None},
         "files": files,
         "view": view,
-        "next": _next(game, span, state),
+        "next": _next(game, span, state, pending),
         "templates": templates_of(ruleset),
         "viewer": viewer,
         "options": options or {},
     }
 
 
-def _game_facts(game: Game) -> dict[str, Any]:
+def _game_facts(game: Game, pending: Any = None) -> dict[str, Any]:
+    """The game's facts; `pending` is the ruleset's pending of its newest state, if known (it can be slow)."""
     setup = game.setup
+    state = game.resolved_state
+    if pending is None and state is not None:
+        pending = game.ruleset.pending(state)
+    finished = pending is not None and pending.finished
+    result = game.ruleset.result(state) if finished else None
     return {
         "id": game.game_id, "ruleset": setup.ruleset.name, "ruleset_version": setup.ruleset.version,
         "scenario": setup.scenario_name, "files": len(game.files),
         "players": [p for p in (_player(game, "host"), _player(game, "guest")) if p is not None],
         "rules_hash": hashlib.sha256(setup.rules_data).hexdigest(),
-        "result": game.result(), "finished": game.finished(),
+        "result": result, "finished": finished,
         "started": _when(game.files[0].body.time), "last": _when(game.last_time),
     }
 
 
-def _next(game: Game, span: Span, state: Any) -> dict[str, Any]:
+def _next(game: Game, span: Span, state: Any, pending: Any) -> dict[str, Any]:
     """What is decided after this state: who, what, the legal options, and what was decided if known."""
     ruleset = game.ruleset
-    pending = ruleset.pending(state)
     following = span.last + 1
     out: dict[str, Any] = {"side": pending.side, "prompt": pending.prompt, "finished": pending.finished,
                            "automatic": pending.automatic, "options": [], "more": 0, "decided": None,
