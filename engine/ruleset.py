@@ -163,6 +163,18 @@ class WarGalley:
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
 
+    # --- reports (docs/reports.md) ---
+    report_templates = "war_galley"  # templates/war_galley/
+
+    def view(self, state: GameState, events: list[Any], before: GameState | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        from engine import view
+
+        return view.view(state, events, before, options)
+
+    def turn(self, state: GameState) -> int:
+        return state.turn
+
     # --- for `pbem demo` ---
     demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
 

@@ -26,6 +26,10 @@ Optional (pbem/cli_orders.py asks with getattr and says so when missing):
 - `draft(state)` -> the pending decision as an editable order file: order
   lines to keep or change, the options as `#` comment lines (which
   `parse_orders` skips).
+
+For reports (optional; docs/reports.md): `report_templates` names the
+ruleset's folder of templates/, `view(state, events, before, options)`
+gives the report's data as plain JSON values, `turn(state)` the game turn.
 """
 
 from __future__ import annotations
@@ -98,6 +102,19 @@ class Ruleset(Protocol):
         ...
 
     def result(self, state: Any) -> str | None: ...
+
+
+class Reported(Ruleset, Protocol):
+    """A ruleset pbem can report (docs/reports.md): its view as plain data, and its templates."""
+
+    report_templates: str
+
+    def view(self, state: Any, events: list[Any], before: Any = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Plain data only (dict/list/str/int/bool/None), the same for the same arguments."""
+        ...
+
+    def turn(self, state: Any) -> int: ...
 
 
 _registered: dict[str, Ruleset] = {}
