@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
+from pbem import armor as armoring, chain, cli_report, identity as ids, movefile, referee, session
 from pbem import provenance, ruleset as rulesets, textsafe
 from pbem.movefile import Player
 from pbem.errors import PbemError, UsageError
@@ -187,6 +187,8 @@ def receive(
         out(f"added {path}")
     game = referee.load(folder)
     _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+    if result.added:
+        cli_report.write_reports(folder, keys, key, out)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
@@ -274,21 +276,6 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
 
 
 @app.command()
-def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
-    """List the orders you may give now (on your turn)."""
-    game = referee.load(folder)
-    me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    view = referee.outlook(game, me)
-    player = game.player(view.role)
-    if view.pending.side != player.side:
-        out(f"nothing for you to decide now ({view.pending.prompt})")
-        return
-    out(view.pending.prompt)
-    for decision in game.ruleset.legal(view.resolution.state):
-        out("  " + textsafe.visible(game.ruleset.format_order(decision)))
-
-
-@app.command()
 def move(
     folder: Annotated[Path, typer.Argument(help="The game folder.")],
     orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
@@ -307,6 +294,7 @@ def move(
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+    cli_report.write_reports(folder, keys, key, out)
 
 
 @app.command()
@@ -353,10 +341,12 @@ def armor(file: Annotated[Path, typer.Argument(help="A game file to print in arm
 
 @app.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="A game folder.")],
+    path: Annotated[Path, typer.Argument(help="A game folder, or an archive made by pbem archive.")],
     against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
+    if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
+        return cli_report.verify_archive(path, out)
     game = referee.load(path)
     if against is not None:
         for raw, what in session.read_incoming(against):
@@ -388,6 +378,12 @@ def demo(
     from pbem.demo import run_demo
 
     run_demo(out_folder, ruleset, seed, out, scenario)
+
+
+from pbem import cli_orders  # noqa: E402  (legal, orders, board: pbem/cli_orders.py)
+
+cli_orders.register(app)
+cli_report.register(app)  # report, archive
 
 
 def _click_exception() -> type[Exception]:

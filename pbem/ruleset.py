@@ -17,6 +17,19 @@ Contract (shared/design/architecture.md):
   it has rolled, the outcome follows the rules' fallbacks and never raises.
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
+
+Optional (pbem/cli_orders.py asks with getattr and says so when missing):
+- `explain(state, subject)` -> (JSON data, text) about one piece the
+  ruleset names (`subject`, e.g. a unit id), or about the whole board
+  (`subject=None`); an unknown subject raises one of `illegal_errors`.
+- `board(state)` -> the position of every piece as text, for terminals.
+- `draft(state)` -> the pending decision as an editable order file: order
+  lines to keep or change, the options as `#` comment lines (which
+  `parse_orders` skips).
+
+For reports (optional; docs/reports.md): `report_templates` names the
+ruleset's folder of templates/, `view(state, events, before, options)`
+gives the report's data as plain JSON values, `turn(state)` the game turn.
 """
 
 from __future__ import annotations
@@ -89,6 +102,19 @@ class Ruleset(Protocol):
         ...
 
     def result(self, state: Any) -> str | None: ...
+
+
+class Reported(Ruleset, Protocol):
+    """A ruleset pbem can report (docs/reports.md): its view as plain data, and its templates."""
+
+    report_templates: str
+
+    def view(self, state: Any, events: list[Any], before: Any = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Plain data only (dict/list/str/int/bool/None), the same for the same arguments."""
+        ...
+
+    def turn(self, state: Any) -> int: ...
 
 
 _registered: dict[str, Ruleset] = {}
