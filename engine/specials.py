@@ -38,6 +38,7 @@ from msgspec.structs import replace
 from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.galley import Galley, GalleyId, GalleyType
+from engine.position import Position
 from engine.state import GameState, Phase, ScenarioState, Squadron
 
 Params = dict[str, Any]
@@ -291,8 +292,13 @@ def edge_of(state: GameState, galley_id: GalleyId, events: list[Event]) -> str:
     """The map edge a galley left by (`xx00`, `xx28`, `10xx`, `60xx` of the joined map), from its last step."""
     from engine.movement import Stepped
     last = [e.position for e in events if isinstance(e, Stepped) and e.galley == galley_id]
+    return edge_beyond(state, last[-1]) if last else ""
+
+
+def edge_beyond(state: GameState, position: Position) -> str:
+    """The map edge (`xx00`, `xx28`, `10xx`, `60xx`) a position off the map lies beyond; "" if on it."""
     map_ = state.board.map
-    off = [h for p in last[-1:] for h in p.hexes if not map_.contains(h)]
+    off = [h for h in position.hexes if not map_.contains(h)]
     if not off:
         return ""
     h = off[0]

@@ -180,6 +180,26 @@ def test_ecnomus_transport_vp_and_paired_exits() -> None:
     assert state.vp("carthaginians") == 20
 
 
+def test_ecnomus_transports_must_exit_to_the_south() -> None:
+    state = deployed("ecnomus", {"transports": "towed"})
+    rows = [h.row for h in state.board.map.hexes()]
+    cols = [h.col for h in state.board.map.hexes()]
+    boat = state.galley(G("RT-1"))
+    plan = Plan(boat.id, SpeedSide.CRUISE, 1, (Forward(),))
+    south = replace(boat, position=Position(Hex(30, max(rows)), 3, False))  # heading off the xx28 edge
+    here = state.with_galley(south)
+    gone = moved(here, "RT-1", plan)
+    assert gone.removed is Removal.EXITED
+    specials.check_move(here, south, plan, gone)
+    for edge, position in (("10xx", Position(Hex(min(cols), 40), 5, False)), ("xx00", Position(Hex(30, min(rows)), 0, False))):
+        away = replace(boat, position=position)
+        here = state.with_galley(away)
+        gone = moved(here, "RT-1", plan)
+        assert gone.removed is Removal.EXITED
+        with pytest.raises(IllegalOrder, match=f"must exit to the south.*{edge}"):
+            specials.check_move(here, away, plan, gone)
+
+
 # --- Drepanum -------------------------------------------------------------------------------------
 
 
