@@ -356,8 +356,12 @@ def _task(
         fixed_at = tuple((name, Hex(*sc.to_global(sc.parse_hex_ref(text), offsets)))
                          for name, text in group.commander_at.items() if name in free)
         entry = tuple(map_.parse(h) for h in group.offmap.entry) if group.offmap else ()
+        if group.offmap is not None and group.offmap.up_to is not None:
+            # Kept in `params` (not a new DeployGroup field) so recorded states of other battles keep their hash.
+            params["fewest"] = place - (group.offmap.up_to - offmap)
         groups.append(DeployGroup(group.name, candidates, slots, zone, free, count=place,
-                                  offmap=offmap if not members else 0, commander_at=fixed_at,
+                                  offmap=offmap if not members else 0,
+                                  commander_at=fixed_at,
                                   constraints=constraints, params=params, entry=entry))
     anywhere = tuple(c for c in side.commanders_anywhere if c not in placed_commanders)
     if not groups and not anywhere:
@@ -440,11 +444,23 @@ def _members(task: DeployTask, placed: dict[GalleyId, Position], waiting: dict[G
         mine = [gid for gid in placed if gid in group.galleys and gid not in used][: max(group.count, 0) or None]
         mine = mine if group.count != 0 else []
         used.update(mine)
-        limit = None if group.offmap < 0 else group.offmap
+        limit = None if group.offmap < 0 else group.offmap + _spare(group)
         off = [gid for gid in waiting if gid in group.galleys and gid not in used][:limit]
         used.update(off)
         out.append((group, mine, off))
     return out
+
+
+def _fewest(group: DeployGroup) -> int | None:
+    """The fewest of its `count` galleys the group may place, the others waiting too (Drepanum Approach)."""
+    value = group.params.get("fewest")
+    return int(value) if value is not None else None
+
+
+def _spare(group: DeployGroup) -> int:
+    """How many of the galleys the group may place it may keep off the map instead."""
+    fewest = _fewest(group)
+    return group.count - fewest if fewest is not None else 0
 
 
 def check_deploy(state: GameState, decision: Deploy) -> None:
@@ -466,11 +482,16 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
     groups = _members(task, placed, waiting)
     used = {gid for _, mine, off in groups for gid in (*mine, *off)}
     for group, mine, off in groups:
-        if group.count >= 0 and len(mine) != group.count:
+        fewest = _fewest(group)
+        if fewest is not None:
+            if not fewest <= len(mine) <= group.count or len(mine) + len(off) != group.count + group.offmap:
+                raise IllegalOrder("set-up", f"{group.name}: place {fewest} to {group.count} galleys and keep "
+                                             f"the others off the map (`behind GALLEY`), not {len(mine)} and {len(off)}")
+        elif group.count >= 0 and len(mine) != group.count:
             raise IllegalOrder("set-up", f"{group.name}: place {group.count} galleys, not {len(mine)}")
         if group.count < 0 and len(mine) + len(off) != len(group.galleys):
             raise IllegalOrder("set-up", f"{group.name}: place or hold off the map every galley of the fleet")
-        if group.offmap >= 0 and len(off) != group.offmap:
+        if fewest is None and group.offmap >= 0 and len(off) != group.offmap:
             raise IllegalOrder("set-up", f"{group.name}: keep {group.offmap} galleys off the map "
                                          f"(`off`, `behind GALLEY`), not {len(off)}")
         for gid in mine:

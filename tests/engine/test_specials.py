@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from msgspec.structs import replace
 
@@ -21,7 +23,8 @@ from engine.scenario import SPECIAL_RULES
 from engine.specials_transports import tows
 from engine.state import Phase, Squadron
 from engine.steps import Forward, Plan, Ram
-from tests.engine.scenario_support import deployed, drive, new
+from engine.ruleset import RULESET
+from tests.engine.scenario_support import SeededDice, deployed, drive, new
 
 G = parse_galley_id
 
@@ -211,6 +214,30 @@ def test_drepanum_approach_port_and_no_maximum_until_in_the_water() -> None:
     assert specials.maximum_barred(state, leads[0]) is not None
     roman = next(g for g in state.galleys if g.position is not None and g.id.colour.value == "R")
     assert "on the map" in specials.maximum_barred(state, roman)[1]
+
+
+def _in_port(leads: int):  # type: ignore[no-untyped-def]
+    """Drepanum Approach's Carthaginian set-up with `leads` lead galleys, the rest behind the first."""
+    from engine.legal import legal
+    from engine.setup import check_deploy
+    state, _ = RULESET.advance(new("drepanum-approach"), SeededDice(random.Random(1)))
+    example = legal(state)[0]
+    galleys = [g for g, _ in example.galleys]
+    bows = ["6016/5", "6018/5", "6020/5", "6022/5", "6024/5"][:leads]
+    texts = [(g, bows[n] if n < leads else f"behind {galleys[0]}") for n, g in enumerate(galleys)]
+    commanders = tuple((name, galleys[0]) for name, _ in example.commanders)
+    decision = type(example)(side=example.side, commanders=commanders, galleys=tuple(texts))
+    return state, decision, check_deploy
+
+
+def test_drepanum_approach_in_port_as_1_to_4_squadrons() -> None:
+    for leads in (1, 2, 4):
+        state, decision, check = _in_port(leads)
+        check(state, decision)
+    for leads in (0, 5):
+        state, decision, check = _in_port(leads)
+        with pytest.raises(IllegalOrder, match="place 1 to 4 galleys"):
+            check(state, decision)
 
 
 def test_drepanum_first_turn_option() -> None:
