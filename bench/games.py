@@ -67,7 +67,7 @@ def fixed_key(name: str, folder: Path) -> ids.Identity:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(pem)
-    identity = ids.Identity(name, private)
+    identity = ids.Identity(name, private, folder)
     (folder / f"{name}.pub").write_text(identity.public_b64 + "\n", encoding="ascii")
     return identity
 

@@ -331,7 +331,7 @@ def verify(
     against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
-    game = referee.load(path)
+    game = referee.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
@@ -373,6 +373,7 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
         result = app(standalone_mode=False)
+        referee.save_state_caches()  # only now: a failed command leaves the game folder as it was
     except PbemError as exc:
         typer.echo(f"pbem: error: {exc}", err=True)
         sys.exit(exc.exit_code)

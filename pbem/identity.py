@@ -70,6 +70,12 @@ class Identity:
 
     name: str
     private: Ed25519PrivateKey
+    folder: Path | None = None  # the key folder it was loaded from (for its private reveal-chain checkpoints)
+
+    @property
+    def chain_store(self) -> Path | None:
+        """Where this key's reveal-chain checkpoints are kept: beside the private key, owner-only."""
+        return self.folder / "chains" / self.name if self.folder is not None else None
 
     @property
     def public_b64(self) -> str:
@@ -109,7 +115,7 @@ def generate(name: str, folder: Path) -> Identity:
         raise UsageError(f"key {name!r} already exists in {folder}; choose another name")
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     private = Ed25519PrivateKey.generate()
-    identity = Identity(name, private)
+    identity = Identity(name, private, folder)
     pem = private.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -139,7 +145,7 @@ def load(name: str, folder: Path) -> Identity:
         raise KeyProblem(f"{key_path}: not a readable private key") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise KeyProblem(f"{key_path}: not an Ed25519 key")
-    return Identity(name, private)
+    return Identity(name, private, folder)
 
 
 def all_identities(folder: Path) -> list[Identity]:

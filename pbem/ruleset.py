@@ -15,6 +15,9 @@ Contract (shared/design/architecture.md):
 - `apply(state, decision, dice)` checks the decision against the rules and
   applies it. It raises one of `illegal_errors` before it rolls any die; once
   it has rolled, the outcome follows the rules' fallbacks and never raises.
+- `state_bytes(state)` is the state's canonical encoding (its hash is signed
+  in every file); `load_state(bytes, rules_data)` reads it back, so a
+  command can resume from a cached state instead of replaying.
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
 """
@@ -77,6 +80,14 @@ class Ruleset(Protocol):
     def advance(self, state: Any, dice: Any) -> tuple[Any, list[Any]]: ...
 
     def state_bytes(self, state: Any) -> bytes: ...
+
+    def load_state(self, data: bytes, rules_data: bytes) -> Any:
+        """The state whose `state_bytes` are `data`, in a game pinning `rules_data`.
+
+        For pbem's local state cache: `state_bytes(load_state(state_bytes(s), r)) == state_bytes(s)`
+        and the loaded state behaves as `s`.
+        """
+        ...
 
     def parse_order(self, text: str, state: Any) -> Any: ...
 
