@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -250,7 +251,7 @@ class PendingActivation(msgspec.Struct, frozen=True):
     double: bool = False  # a Double Activation (5.42)
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     scenario: str
     rules: RulesData
     options: tuple[tuple[str, str], ...]
@@ -317,13 +318,18 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         return self.side_of(galley.controller)
 
     def galley(self, galley_id: GalleyId) -> Galley:
-        for g in self.galleys:
-            if g.id == galley_id:
-                return g
-        raise KeyError(galley_id)
+        found = self._galley_index.get(galley_id)
+        if found is None:
+            raise KeyError(galley_id)
+        return found
 
     def has_galley(self, galley_id: GalleyId) -> bool:
-        return any(g.id == galley_id for g in self.galleys)
+        return galley_id in self._galley_index
+
+    @cached_property
+    def _galley_index(self) -> dict[GalleyId, Galley]:
+        """Galleys by id, made once per (immutable) state; the first of a repeated id, as a scan finds it."""
+        return {g.id: g for g in reversed(self.galleys)}
 
     def galleys_of(self, side: str) -> Iterator[Galley]:
         """The galleys `side` controls that are on the map."""
