@@ -16,7 +16,8 @@ its Ed25519 signature and hash link, nothing else) on the same files in the
 same run, and verify/floor; status, legal, move (no orders) and receive of
 the next file, each with the key of the player concerned. Then cold starts:
 `python -c pass`, `pbem --help`, `pbem status` of a four-file game.
-The machine is shared: read medians and ratios, not single runs.
+The machine is shared: read medians and ratios, not single runs; CPU time
+(user + sys of the process) suffers less from a busy machine than wall time.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ KEY_OF = {"host": "alice", "guest": "bob"}
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_once(argv: list[str], reset: object = None) -> tuple[float, int, int]:
-    """(wall seconds, peak RSS in KiB, exit status) of one process."""
+def run_once(argv: list[str], reset: object = None) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds (user + sys), peak RSS in KiB, exit status) of one process."""
     if callable(reset):
         reset()
     started = time.perf_counter()
@@ -57,31 +58,36 @@ def run_once(argv: list[str], reset: object = None) -> tuple[float, int, int]:
         child.stderr.close()
         if status and error:
             print(f"    ! {' '.join(argv[-3:])}: {error.splitlines()[-1][:160]}", file=sys.stderr)
-    return wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
 
 
 class Figure:
-    def __init__(self, label: str, walls: list[float], peak: int, first: float) -> None:
-        self.label, self.walls, self.peak, self.first = label, walls, peak, first
+    def __init__(self, label: str, walls: list[float], cpus: list[float], peak: int, first: float) -> None:
+        self.label, self.walls, self.cpus, self.peak, self.first = label, walls, cpus, peak, first
 
     @property
     def median(self) -> float:
         return statistics.median(self.walls)
 
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
 
 def measure(label: str, argv: list[str], runs: int, reset: object = None) -> Figure:
-    first, peak, _ = run_once(argv, reset)  # the warm-up: it may also build the state cache
-    walls = []
+    first, _, peak, _ = run_once(argv, reset)  # the warm-up: it may also build the state cache
+    walls, cpus = [], []
     for _ in range(runs):
-        wall, rss, _ = run_once(argv, reset)
+        wall, cpu, rss, _ = run_once(argv, reset)
         walls.append(wall)
+        cpus.append(cpu)
         peak = max(peak, rss)
-    return Figure(label, walls, peak, first)
+    return Figure(label, walls, cpus, peak, first)
 
 
 def row(length: int | str, figure: Figure, note: str = "") -> str:
     spread = f"{min(figure.walls):.3f}-{max(figure.walls):.3f}"
-    return (f"| {length} | {figure.label} | {figure.median:.3f} | {spread} | {figure.first:.3f} "
+    return (f"| {length} | {figure.label} | {figure.median:.3f} | {spread} | {figure.cpu:.3f} | {figure.first:.3f} "
             f"| {figure.peak / 1024:.0f} | {note} |")
 
 
@@ -92,7 +98,7 @@ def bench_length(source: Path, length: int, runs: int, work: Path) -> list[str]:
     lines = []
     verify = measure("verify", PBEM + ["verify", str(folder)], runs)
     floor = measure("floor (read + Ed25519 + links)", [sys.executable, str(BENCH / "floor.py"), str(folder)], runs)
-    lines.append(row(length, verify, f"verify/floor {verify.median / floor.median:.1f}x"))
+    lines.append(row(length, verify, f"verify/floor {verify.median / floor.median:.1f}x wall, {verify.cpu / floor.cpu:.1f}x CPU"))
     lines.append(row(length, floor))
     lines.append(row(length, measure("status", PBEM + ["status", str(folder), "--keys", str(keys / nxt)], runs)))
     lines.append(row(length, measure("legal", PBEM + ["legal", str(folder), "--keys", str(keys / nxt)], runs)))
@@ -118,8 +124,8 @@ def cold_starts(source: Path, runs: int, work: Path) -> list[str]:
     bare = measure("python -c pass", [sys.executable, "-c", "pass"], runs)
     helped = measure("pbem --help", PBEM + ["--help"], runs)
     status = measure("pbem status (4 files)", PBEM + ["status", str(small), "--keys", str(source / "keys" / "alice")], runs)
-    return [row("-", bare), row("-", helped, f"{helped.median / bare.median:.1f}x python -c pass"),
-            row(4, status, f"{status.median / bare.median:.1f}x python -c pass")]
+    return [row("-", bare), row("-", helped, f"{helped.median / bare.median:.1f}x python -c pass ({helped.cpu / bare.cpu:.1f}x CPU)"),
+            row(4, status, f"{status.median / bare.median:.1f}x python -c pass ({status.cpu / bare.cpu:.1f}x CPU)")]
 
 
 def main() -> None:
@@ -137,13 +143,13 @@ def main() -> None:
     tauris_len = len(list((tauris / "game").glob("*.pbem")))
     print(f"actium: {actium_len} files (seed {args.seed}); tauris: {tauris_len} files, played to its end")
     print(f"{os.cpu_count()} CPUs; median of {args.runs} runs after a warm-up; times in seconds, peak RSS in MiB\n")
-    print("| files | command | median s | min-max | warm-up s | peak MiB | note |")
-    print("|---|---|---|---|---|---|---|")
+    print("| files | command | wall s (median) | wall min-max | CPU s (median) | warm-up wall s | peak MiB | note |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as temporary:
         work = Path(temporary)
         for length in lengths:
             if length > actium_len:
-                print(f"| {length} | (the Actium game has only {actium_len} files) | | | | | |")
+                print(f"| {length} | (the Actium game has only {actium_len} files) | | | | | | |")
                 continue
             for line in bench_length(actium, length, args.runs, work / "actium"):
                 print(line.replace("| ", "| actium ", 1), flush=True)
