@@ -16,9 +16,17 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
-from pbem import ruleset as rulesets
+from pbem import chain
 from pbem.errors import PbemError, UsageError
+from pbem.lazy import lazy, loaded
+
+# Loaded when a command first uses them: `pbem --help` needs none of them.
+armoring = lazy("pbem.armor")
+ids = lazy("pbem.identity")
+movefile = lazy("pbem.movefile")
+referee = lazy("pbem.referee")
+session = lazy("pbem.session")
+rulesets = lazy("pbem.ruleset")
 
 app = typer.Typer(
     name="pbem",
@@ -373,7 +381,8 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
         result = app(standalone_mode=False)
-        referee.save_state_caches()  # only now: a failed command leaves the game folder as it was
+        if loaded(referee):  # only now: a failed command leaves the game folder as it was
+            referee.save_state_caches()
     except PbemError as exc:
         typer.echo(f"pbem: error: {exc}", err=True)
         sys.exit(exc.exit_code)

@@ -25,7 +25,6 @@ Contract (shared/design/architecture.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from pbem.errors import RulesetProblem
@@ -108,6 +107,13 @@ _registered: dict[str, Ruleset] = {}
 def register(ruleset: Ruleset) -> None:
     """Make a ruleset findable without an entry point (tests, embedding)."""
     _registered[ruleset.name] = ruleset
+
+
+def entry_points(group: str) -> Any:
+    """The installed plug-ins of `group` (importlib.metadata is slow to import: only when asked)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def find(name: str) -> Ruleset:
