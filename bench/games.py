@@ -5,7 +5,7 @@ the set-up nonces and the files' times, so a game is a pure function of its
 scenario, seed and length: the dice come from the reveal chains, which come
 from the keys. The demo player's choices (`ruleset.choose`, seeded) play
 both sides. Games are kept under a cache folder (PBEM_BENCH_CACHE, default
-$TMPDIR/pbem-bench) and made again only when missing.
+$TMPDIR/pbem-bench), keyed by the installed code, and made again only when missing.
 
     python bench/games.py actium 2000     # make (or find) the game, print its folder
 """
@@ -88,7 +88,12 @@ class _FixedRandomness:
 
 
 def game_dir(scenario: str, files: int, seed: int) -> Path:
-    return cache_root() / f"v{FORMAT}-{scenario}-s{seed}-{files}"
+    """Keyed by the installed rules code too: a change to the rules changes the game random play makes."""
+    from pbem.statecache import code_fingerprint
+
+    ruleset = rulesets.find(RULESET)
+    code = code_fingerprint(type(ruleset).__module__)[:12]
+    return cache_root() / f"v{FORMAT}-{scenario}-s{seed}-{files}-{code}"
 
 
 def make_game(scenario: str, files: int, seed: int = 1) -> Path:
