@@ -12,14 +12,24 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, cli_report, identity as ids, movefile, referee, session
-from pbem import provenance, ruleset as rulesets, textsafe
-from pbem.movefile import Player
+from pbem import chain, cli_report, textsafe
 from pbem.errors import PbemError, UsageError
+from pbem.lazy import lazy, loaded
+
+# Loaded when a command first uses them: `pbem --help` needs none of them.
+armoring = lazy("pbem.armor")
+ids = lazy("pbem.identity")
+movefile = lazy("pbem.movefile")
+referee = lazy("pbem.referee")
+session = lazy("pbem.session")
+rulesets = lazy("pbem.ruleset")
+provenance = lazy("pbem.provenance")
+if TYPE_CHECKING:
+    from pbem.movefile import Player
 
 app = typer.Typer(
     name="pbem",
@@ -347,7 +357,7 @@ def verify(
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
     if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
         return cli_report.verify_archive(path, out)
-    game = referee.load(path)
+    game = referee.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
@@ -395,6 +405,8 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
         result = app(standalone_mode=False)
+        if loaded(referee):  # only now: a failed command leaves the game folder as it was
+            referee.save_state_caches()
     except PbemError as exc:
         typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)
