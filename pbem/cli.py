@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
+from pbem import armor as armoring, chain, identity as ids, intake, movefile, referee, session
 from pbem import ruleset as rulesets
 from pbem.errors import PbemError, UsageError
 
@@ -169,7 +169,7 @@ def receive(
     incoming: list[tuple[bytes, str]] = []
     for path in files:
         if str(path) == "-":
-            incoming.extend(session.read_incoming(None, sys.stdin.buffer.read()))
+            incoming.extend(session.read_incoming(None, intake.read_bounded(None, intake.MAX_MESSAGE_BYTES, sys.stdin.buffer)))
         else:
             incoming.extend(session.read_incoming(path))
     result = session.receive(folder, incoming)

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import armor, commitments, folder as folders, identity as ids, movefile, referee
+from pbem import commitments, intake, folder as folders, identity as ids, movefile, referee
 from pbem.errors import (
     BrokenChain,
     IllegalDecision,
     KeyProblem,
-    MalformedFile,
     UsageError,
     WrongTurn,
 )
@@ -62,20 +61,8 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
 
 
 def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[bytes, str]]:
-    """The game files in a file (raw or armored, several armored blocks allowed)."""
-    if path is not None:
-        data = folders.read(path)
-        what = str(path)
-    else:
-        data = text or b""
-        what = "standard input"
-    if armor.is_armored(data):
-        try:
-            blocks = armor.dearmor_all(data.decode("utf-8", errors="replace"), what)
-        except MalformedFile:
-            raise
-        return [(raw, f"{what} (armored file {i})" if len(blocks) > 1 else what) for i, raw in enumerate(blocks, 1)]
-    return [(data, what)]
+    """The game files in a file, message, mailbox or text (pbem.intake decides its form once)."""
+    return intake.incoming(path, text)
 
 
 # ----- set-up ---------------------------------------------------------------------------
