@@ -364,6 +364,11 @@ def demo(
     run_demo(out_folder, ruleset, seed, out, scenario)
 
 
+from pbem import cli_mail  # noqa: E402  (commands in their own modules)
+
+cli_mail.register(app)
+
+
 def _click_exception() -> type[Exception]:
     """click's base exception, wherever this typer keeps click (it may vendor it)."""
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")

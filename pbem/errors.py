@@ -101,3 +101,9 @@ class FolderProblem(PbemError):
     """The game folder cannot be read or written as a whole."""
 
     exit_code = 16
+
+
+class MailProblem(PbemError):
+    """Mail could not be sent or fetched: settings, connection, TLS, login."""
+
+    exit_code = 17
