@@ -143,6 +143,10 @@ class WarGalley:
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
 
+    def turn(self, state: GameState) -> int:
+        """The game turn (3.1; 0 during deployment): pbem counts files per turn with it."""
+        return state.turn
+
     # --- for `pbem demo` ---
     demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
 

@@ -17,6 +17,8 @@ Contract (shared/design/architecture.md):
   it has rolled, the outcome follows the rules' fallbacks and never raises.
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
+- Optional: `turn(state)` the game turn a state is in (an int), so pbem can
+  count files per game turn; without it a game counts as one turn.
 """
 
 from __future__ import annotations
