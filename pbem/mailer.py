@@ -91,7 +91,7 @@ def compose(
         "",
         text,
     ]
-    message.set_content("\n".join(lines), cte="7bit")
+    message.set_content("\n".join(lines))
     message.add_attachment(signed.raw, maintype="application", subtype="x-pbem", filename=movefile.file_name(seq))
     if report is not None:
         maintype, subtype = ("text", "html") if report.suffix in (".html", ".htm") else ("application", "octet-stream")
