@@ -163,7 +163,7 @@ def receive(
     files: Annotated[list[Path], typer.Argument(help="Files received (raw or armored; '-' reads standard input).")],
     key: KeyOption = None,
     keys: KeysOption = None,
-    no_reply: Annotated[bool, typer.Option(help="Do not write the acknowledgement automatically.")] = False,
+    no_reply: Annotated[bool, typer.Option("--no-reply", help="Do not write the acknowledgement automatically.")] = False,
 ) -> None:
     """Check received files and add them to the game; acknowledge when you have nothing to decide."""
     incoming: list[tuple[bytes, str]] = []
@@ -175,10 +175,15 @@ def receive(
     result = session.receive(folder, incoming)
     for line in result.already:
         out(line + " (nothing to do)")
+    game = referee.load(folder)
+    if not result.added:  # an old or duplicate message: say so, and show nothing as if it were new
+        out(f"nothing new: {len(result.already)} file{'s' if len(result.already) != 1 else ''} already in the game; "
+            + cli_player.waiting_line(game))
+        return
     for path in result.added:
         out(f"added {path}")
-    game = referee.load(folder)
-    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+    cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
+    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
@@ -204,16 +209,24 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
             path, _, _ = session.move(game_folder(game), me, [], "")
-            out(f"{outcome}; wrote the final file {path}: send it to your opponent")
+            out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
+            out(_armored(path))
         else:
             out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
         path, _, _ = session.move(game_folder(game), me, [], "")
-        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent")
+        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
+        out(_armored(path))
     else:
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+
+
+def _armored(path: Path) -> str:
+    raw = _read(path)
+    signed = movefile.parse(raw, str(path))
+    return armoring.armor(raw, f"Game: {signed.body.game} File: {signed.body.seq}").rstrip("\n")
 
 
 def _rules_data_line(setup: referee.Setup) -> str:
@@ -231,8 +244,15 @@ def game_folder(game: referee.Game) -> Path:
 
 
 @app.command()
-def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
+def status(
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    key: KeyOption = None,
+    keys: KeysOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON (docs/cli.md).")] = False,
+) -> None:
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
+    if as_json:
+        return cli_player.print_status_json(folder, keys, key)
     game = referee.load(folder)
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
@@ -268,6 +288,7 @@ def move(
     orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
     orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
     note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
+    pass_: Annotated[bool, typer.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -277,10 +298,14 @@ def move(
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
     game = referee.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
+    cli_player.refuse_empty_move(game, me, lines, pass_)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
         out("  " + game.ruleset.describe_event(event, view.resolution.state))
-    out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+    count = len(signed.body.decisions)
+    out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
+        "or undo it by deleting it before it is sent")
+    cli_player.solo_answers(folder, ids.key_folder(keys), key, out)
 
 
 @app.command()
@@ -364,9 +389,10 @@ def demo(
     run_demo(out_folder, ruleset, seed, out, scenario)
 
 
-from pbem import cli_mail  # noqa: E402  (commands in their own modules)
+from pbem import cli_mail, cli_player  # noqa: E402  (commands in their own modules)
 
 cli_mail.register(app)
+cli_player.register(app)
 
 
 def _click_exception() -> type[Exception]:

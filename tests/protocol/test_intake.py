@@ -164,8 +164,7 @@ def _smuggling(kit: Kit, recorded: Recorded, note: str) -> tuple[int, bytes]:
 
 
 def test_attack_a_note_holding_armor_does_not_smuggle_another_file_in(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
-    k0 = recorded.acks()[1]
-    other = recorded.other_raws[k0]  # the same step of another game between the same players
+    other = recorded.other_raws[2]  # a file of another game between the same players
     k, raw = _smuggling(kit, recorded, "good luck\u2028" + armor.armor(other).replace("\n", "\u2028"))
     assert armor.BEGIN.encode() in raw and raw.startswith(b"{")
     path = tmp_path / "move.pbem"
