@@ -143,13 +143,16 @@ def accept(
     out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
     name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
+    again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
     """Accept an invitation: check it, then write the acceptance (file 1)."""
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
+    cli_player.refuse_second_acceptance(invitation, me, folder, again)
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
+    cli_player.record_acceptance(game.game_id, me, folder, path)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you play {game.guest.side if game.guest else '?'}")
     out(_rules_data_line(game.setup))

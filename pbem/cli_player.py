@@ -253,3 +253,32 @@ def solo_answers(folder: Path, keys: Path, key: str | None, out: Any) -> None:
         player = game.player(movefile_author(seq))
         out(f"solo: wrote {folder / f'{seq:06d}.pbem'}, {shown(player.name) if player else ''}'s acknowledgement (nothing to decide)")
     out(waiting_line(game) + (" (your other side)" if not game.finished() else ""))
+
+
+# ----- accepting once ----------------------------------------------------------------------
+
+
+def _accepted_mark(keys: Path, me: ids.Identity, game_id: str) -> Path:
+    return keys / "accepted" / f"{me.name}-{game_id}"
+
+
+def refuse_second_acceptance(invitation: Path, me: ids.Identity, keys: Path, again: bool) -> None:
+    """A second acceptance is a second, different file 1: to the host, proof of equivocation. Warn first."""
+    from pbem import movefile
+    from pbem.errors import UsageError
+
+    (raw, what), *_ = session.read_incoming(invitation)
+    game_id = movefile.parse(raw, what).body.game
+    mark = _accepted_mark(keys, me, game_id)
+    if mark.exists() and not again:
+        where = mark.read_text(encoding="utf-8", errors="replace").strip()
+        raise UsageError(
+            f"you accepted game {game_id} before ({where}); a second acceptance is a different file 1 that your "
+            "opponent sees as equivocation: play on in that folder, or add --again if you really mean it"
+        )
+
+
+def record_acceptance(game_id: str, me: ids.Identity, keys: Path, path: Path) -> None:
+    mark = _accepted_mark(keys, me, game_id)
+    mark.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folders.write_atomic(mark, f"{path.resolve()} on {session.when(referee.now())}\n".encode())

@@ -76,6 +76,14 @@ def _new_folder(folder: Path, purpose: str) -> None:
         raise UsageError(f"{folder}: the folder is not empty; choose a new one for {purpose}")
 
 
+def _holds_only(folder: Path, name: str, raw: bytes) -> bool:
+    """True if the folder holds exactly one entry, `name`, with exactly these bytes."""
+    if not folder.is_dir():
+        return False
+    entries = list(folder.iterdir())
+    return len(entries) == 1 and entries[0].name == name and entries[0].read_bytes() == raw
+
+
 def start(folder: Path, invite: SignedFile) -> Path:
     _new_folder(folder, "a new game")
     path = folder / file_name(0)
@@ -90,9 +98,12 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
     signed = movefile.parse(raw, what)
     game = referee.replay([raw], [what])
     acceptance = referee.make_accept(game, me, name, chain_length)
-    _new_folder(out, "this game")
     path = out / file_name(1)
-    folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
+    if _holds_only(out, file_name(0), signed.raw):  # solo / hot-seat: accept in the host's own folder
+        folders.write_atomic(path, acceptance.raw)
+    else:
+        _new_folder(out, "this game")
+        folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
     return referee.load(out), path
 
 
