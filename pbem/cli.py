@@ -158,6 +158,7 @@ def accept(
     out(_rules_data_line(game.setup))
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
+    cli_player.solo_answers(out_folder, folder, None, out)
 
 
 @app.command()

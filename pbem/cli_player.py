@@ -238,11 +238,9 @@ def game_folder_of(game: referee.Game) -> Path:
 
 
 def solo_answers(folder: Path, keys: Path, key: str | None, out: Any) -> None:
-    """Solo or hot-seat (both players' keys here, none named): answer for the side with nothing to decide."""
+    """Solo or hot-seat (both players' keys in this key folder): answer for the side with nothing to decide."""
     from pbem import watch
 
-    if key:
-        return
     game = referee.load(folder)
     if len(watch._my_roles(game, keys, None)) < 2:
         return
