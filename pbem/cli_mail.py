@@ -20,15 +20,15 @@ KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", he
 
 
 def report_for(folder: Path, seq: int) -> Path | None:
-    """The turn report `pbem report` left for file `seq`, if there is one (attached to the mail)."""
-    for candidate in (
-        folder / "reports" / f"{seq:06d}.html",
-        folder / "report" / f"{seq:06d}.html",
-        folder / f"{seq:06d}.html",
-    ):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The report of what file `seq` resolved (the outcome of file seq-1), if `pbem report` wrote one.
+
+    Reports live in GAME/report/ as file-NNNNNN.html, named by the file whose
+    outcome they show (docs/reports.md); previews are private and never sent.
+    """
+    if seq < 3:
+        return None
+    candidate = folder / "report" / f"file-{seq - 1:06d}.html"
+    return candidate if candidate.is_file() else None
 
 
 def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, game_id: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mailbox
 import email
+import email.message
 from email.policy import default as default_policy
 from pathlib import Path
 
@@ -94,3 +95,47 @@ def test_a_wrong_password_is_refused_by_the_server(mail_system: MailSystem, play
     run("new", "quick", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
     code, message = fails("send", str(alice), "--config", str(config), "--keys", str(players["alice"]))
     assert "login as alice refused" in message
+
+
+def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, players: dict[str, Path], tmp_path: Path) -> None:
+    """`pbem mail` reading a Maildir: a forged file is one line, the good message after it is still received."""
+    alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
+    alice_cfg = mail_system.settings("alice", {alice: mail_system.address("bob")}, tmp_path)
+    text = alice_cfg.read_text()
+    imap = text[text.index("[imap]") : text.index("[games]")]
+    alice_cfg.write_text(text.replace(imap, f'[maildir]\npath = "{mail_system.maildirs["alice"]}"\n'))
+    bob_cfg = mail_system.settings("bob", {bob: mail_system.address("alice")}, tmp_path)
+    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
+    run("accept", str(alice / "000000.pbem"), "--name", "Bob", "--out", str(bob), "--keys", str(players["bob"]))
+    acceptance = (bob / "000001.pbem").read_bytes()
+    forged = acceptance.replace(b'"name":"Bob"', b'"name":"Eve"')
+    inbox = mailbox.Maildir(mail_system.maildirs["alice"], create=False)
+    message = email.message.EmailMessage()
+    message["From"] = "eve@pbem.test"
+    message["Subject"] = "pbem: forged"
+    message.set_content("forged")
+    message.add_attachment(forged, maintype="application", subtype="x-pbem", filename="000001.pbem")
+    inbox.add(bytes(message))
+    run("send", str(bob), "--config", str(bob_cfg), "--keys", str(players["bob"]))
+    result = CliRunner().invoke(app, ["mail", "--once", "--config", str(alice_cfg), "--keys", str(players["alice"])])
+    assert result.exit_code == 5, result.output  # the forged signature's code, after the round went on
+    assert "refused message" in result.output and "signature" in result.output
+    assert "added 000001.pbem" in result.output
+    assert (alice / "000001.pbem").read_bytes() == acceptance
+
+
+def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, Path], tmp_path: Path) -> None:
+    from pbem import mailer, referee
+    from pbem.cli_mail import report_for
+
+    alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
+    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
+    run("accept", str(alice / "000000.pbem"), "--name", "Bob", "--out", str(bob), "--keys", str(players["bob"]))
+    game = referee.load(bob)
+    assert report_for(bob, 1) is None
+    (bob / "report").mkdir()
+    (bob / "report" / "file-000002.html").write_text("<html><body>turn report</body></html>")
+    assert report_for(bob, 3) == bob / "report" / "file-000002.html"
+    message = mailer.compose(game, 1, "bob@pbem.test", "Bob", "alice@pbem.test", report_for(bob, 3))
+    names = [part.get_filename() for part in message.iter_attachments()]
+    assert names == ["000001.pbem", "file-000002.html"]
