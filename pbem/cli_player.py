@@ -17,6 +17,7 @@ import typer
 from pbem import commitments, folder as folders, identity as ids, referee, session
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import PbemError
+from pbem.movefile import author_of
 
 KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
 KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
@@ -181,15 +182,9 @@ def waiting_line(game: referee.Game) -> str:
 
 def _my_role(game: referee.Game, keys: Path, key: str | None) -> str | None:
     try:
-        return referee.my_role(game, session.choose_key(game, keys, key, role=movefile_author(game.next_seq)))
+        return referee.my_role(game, session.choose_key(game, keys, key, role=author_of(game.next_seq)))
     except PbemError:
         return None
-
-
-def movefile_author(seq: int) -> str:
-    from pbem.movefile import author_of
-
-    return author_of(seq)
 
 
 def print_received(game: referee.Game, added: list[int], keys: Path, key: str | None, out: Any) -> None:
@@ -204,7 +199,7 @@ def print_received(game: referee.Game, added: list[int], keys: Path, key: str | 
         author = game.player(body.author)
         name = shown(author.name) if author else body.author
         resolved = game.resolutions.get(seq - 1)
-        if resolved is not None and mine is not None and movefile_author(seq - 1) == mine and seq - 1 >= 2:
+        if resolved is not None and mine is not None and author_of(seq - 1) == mine and seq - 1 >= 2:
             previous = game.files[seq - 1].body
             orders = getattr(previous, "decisions", [])
             out(f"results of your file {seq - 1}" + (f" ({len(orders)} order{'' if len(orders) == 1 else 's'}):" if orders else ":"))
@@ -248,7 +243,7 @@ def solo_answers(folder: Path, keys: Path, key: str | None, out: Any) -> None:
     watch.acknowledge(folder, keys, None)
     game = referee.load(folder)
     for seq in range(before, len(game.files)):
-        player = game.player(movefile_author(seq))
+        player = game.player(author_of(seq))
         out(f"solo: wrote {folder / f'{seq:06d}.pbem'}, {shown(player.name) if player else ''}'s acknowledgement (nothing to decide)")
     out(waiting_line(game) + (" (your other side)" if not game.finished() else ""))
 

@@ -127,7 +127,7 @@ def read_bounded_head(path: Path) -> bytes:
     return data
 
 
-def read_bytes(data: bytes, what: str, mbox_path: Path | None = None) -> list[Found]:
+def read_bytes(data: bytes, what: str) -> list[Found]:
     """The pbem files in `data` (a raw file, a message, an mbox or text)."""
     form = form_of(data)
     if form != "mbox" and len(data) > MAX_MESSAGE_BYTES:
@@ -135,7 +135,7 @@ def read_bytes(data: bytes, what: str, mbox_path: Path | None = None) -> list[Fo
     if form == "raw":
         return [Found(data, what)]
     if form == "mbox":
-        return _read_mbox(data, what, mbox_path)
+        return _read_mbox(data, what, None)
     if form == "message":
         found = from_message(email.message_from_bytes(data, policy=email.policy.default), what)
     else:
@@ -155,7 +155,7 @@ def _read_mbox(data: bytes, what: str, path: Path | None) -> list[Found]:
     found: list[Found] = []
     try:
         for number, key in enumerate(box.keys(), 1):
-            found.extend(from_message(_as_email(box.get_bytes(key)), f"{what} (message {number})"))
+            found.extend(from_message(as_email(box.get_bytes(key)), f"{what} (message {number})"))
     finally:
         box.close()
     if not found:
@@ -168,7 +168,7 @@ def read_maildir(path: Path) -> list[Found]:
     box = mailbox.Maildir(path, factory=None, create=False)
     found: list[Found] = []
     for key in maildir_keys(box):
-        found.extend(from_message(_as_email(box.get_bytes(key)), f"{path} (message {key})"))
+        found.extend(from_message(as_email(box.get_bytes(key)), f"{path} (message {key})"))
     if not found:
         raise MalformedFile(f"no pbem file in {path} (a Maildir of {len(box)} messages)")
     return _unique(found)
@@ -186,7 +186,7 @@ def _delivery_time(box: mailbox.Maildir, key: str) -> tuple[float, str]:
         return (0.0, key)
 
 
-def _as_email(data: bytes) -> EmailMessage:
+def as_email(data: bytes) -> EmailMessage:
     if len(data) > MAX_MESSAGE_BYTES:
         raise MalformedFile(f"a message of {len(data)} bytes; no message a player is sent is that large")
     message = email.message_from_bytes(data, policy=email.policy.default)

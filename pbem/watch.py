@@ -65,7 +65,7 @@ def fetch_imap(server: Server, state: MailState) -> tuple[list[Fetched], Callabl
         uids = [uid for uid in client.search(["UID", f"{last + 1}:*"]) if uid > last]
         fetched: list[Fetched] = []
         for uid, data in sorted(client.fetch(uids, ["BODY.PEEK[]"]).items()) if uids else []:
-            fetched.append(Fetched(str(uid), intake._as_email(data[b"BODY[]"])))
+            fetched.append(Fetched(str(uid), intake.as_email(data[b"BODY[]"])))
         if uids:
             state.data["imap"][mark] = {"uidvalidity": validity, "last_uid": max(uids)}
     except MailProblem:
@@ -92,7 +92,7 @@ def fetch_maildir(path: Path, state: MailState) -> tuple[list[Fetched], Callable
         raise MailProblem(f"{path}: not a Maildir (it needs cur/ and new/)")
     box = mailbox.Maildir(path, factory=None, create=False)
     read = set(state.data["maildir"].get(str(path), []))
-    fetched = [Fetched(k, intake._as_email(box.get_bytes(k))) for k in intake.maildir_keys(box) if k not in read]
+    fetched = [Fetched(k, intake.as_email(box.get_bytes(k))) for k in intake.maildir_keys(box) if k not in read]
     state.data["maildir"][str(path)] = sorted(read | {f.key for f in fetched} & set(box.keys()))
 
     def done(keys: list[str]) -> None:

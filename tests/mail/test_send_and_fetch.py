@@ -139,3 +139,32 @@ def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, 
     message = mailer.compose(game, 1, "bob@pbem.test", "Bob", "alice@pbem.test", report_for(bob, 3))
     names = [part.get_filename() for part in message.iter_attachments()]
     assert names == ["000001.pbem", "file-000002.html"]
+
+
+def test_send_over_implicit_tls(mail_system: MailSystem, players: dict[str, Path], tmp_path: Path) -> None:
+    """security = "tls": TLS from the first byte (port 465 style), to a second aiosmtpd that speaks only that."""
+    import ssl
+
+    from aiosmtpd.controller import Controller
+
+    from .conftest import Deliver, _authenticate, free_port
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(mail_system.certs.cert, mail_system.certs.key)
+    port = free_port()
+    server = Controller(
+        Deliver(mail_system.maildirs, mail_system.delivered), hostname="127.0.0.1", port=port,
+        ssl_context=context, auth_required=True, authenticator=_authenticate,
+    )
+    server.start()
+    try:
+        alice = tmp_path / "alice-game"
+        config = mail_system.settings("alice", {alice: mail_system.address("bob")}, tmp_path)
+        text = config.read_text()
+        smtp = text[text.index("[smtp]") : text.index("[imap]")]
+        config.write_text(text.replace(smtp, smtp.replace(f"port = {mail_system.smtp_port}", f"port = {port}").replace('"starttls"', '"tls"')))
+        run("new", "quick", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
+        assert "sent 000000.pbem to bob@pbem.test" in run("send", str(alice), "--config", str(config), "--keys", str(players["alice"]))
+        assert len(list((mail_system.maildirs["bob"] / "new").iterdir())) == 1
+    finally:
+        server.stop()

@@ -91,6 +91,8 @@ def test_every_form_yields_the_one_file(recorded: Recorded, tmp_path: Path) -> N
     for name, path in forms(recorded, k, tmp_path).items():
         found = intake.read_path(path)
         assert [f.raw for f in found] == [recorded.raws[k]], name
+        if path.is_file():  # the same bytes on standard input are read the same way
+            assert [f.raw for f in intake.read_bytes(path.read_bytes(), "standard input")] == [recorded.raws[k]], name
 
 
 def test_quoted_printable_mail_really_is_encoded(recorded: Recorded, tmp_path: Path) -> None:
