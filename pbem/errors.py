@@ -103,6 +103,18 @@ class FolderProblem(PbemError):
     exit_code = 16
 
 
+class FolderLocked(FolderProblem):
+    """Another pbem command is writing to the game folder right now (pbem.lock)."""
+
+    exit_code = 16
+
+
+class RulesetFailure(RulesetProblem):
+    """The ruleset failed on a file in a way its contract does not allow (a bug in the ruleset)."""
+
+    exit_code = 14
+
+
 class MailProblem(PbemError):
     """Mail could not be sent or fetched: settings, connection, TLS, login."""
 

@@ -6,14 +6,17 @@ written: checks first, then one atomic write.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, intake, folder as folders, identity as ids, movefile, referee
+from pbem import commitments, intake, folder as folders, identity as ids, lock, movefile, referee
 from pbem.errors import (
     BrokenChain,
+    FolderProblem,
     IllegalDecision,
     KeyProblem,
     UsageError,
@@ -44,10 +47,11 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
         me = ids.load(name, keys)
         referee.my_role(game, me)
         return me
-    players = {game.player(r).key: r for r in ("host", "guest") if game.player(r) is not None}
-    mine = [i for i in ids.all_identities(keys) if i.public_b64 in players]
+    # Keys compare as bytes; set-up refuses any but the one canonical base64 spelling, so the text is that too.
+    players = {ids.public_raw(game.player(r).key, r): r for r in ("host", "guest") if game.player(r) is not None}
+    mine = [i for i in ids.all_identities(keys) if ids.public_raw(i.public_b64, i.name) in players]
     if role is not None:
-        of_role = [i for i in mine if players[i.public_b64] == role]
+        of_role = [i for i in mine if players[ids.public_raw(i.public_b64, i.name)] == role]
         if of_role:
             return of_role[0]
     if len(mine) == 1:
@@ -72,7 +76,7 @@ def _new_folder(folder: Path, purpose: str) -> None:
     """Refuse a game folder that is a file or already holds something."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder}: is a file; give a new folder for {purpose}")
-    if folder.exists() and any(folder.iterdir()):
+    if folder.exists() and any(p.name != lock.HOLDER_FILE for p in folder.iterdir()):
         raise UsageError(f"{folder}: the folder is not empty; choose a new one for {purpose}")
 
 
@@ -80,14 +84,28 @@ def _holds_only(folder: Path, name: str, raw: bytes) -> bool:
     """True if the folder holds exactly one entry, `name`, with exactly these bytes."""
     if not folder.is_dir():
         return False
-    entries = list(folder.iterdir())
+    entries = [p for p in folder.iterdir() if p.name != lock.HOLDER_FILE]
     return len(entries) == 1 and entries[0].name == name and entries[0].read_bytes() == raw
+
+
+@contextlib.contextmanager
+def _locked_new_folder(folder: Path, purpose: str, command: str) -> Iterator[None]:
+    """Create the new game folder if need be and hold its lock while it is checked empty and written."""
+    _new_folder(folder, purpose)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FolderProblem(f"{folder}: cannot create ({exc.strerror or exc})") from None
+    with lock.hold(folder, command):
+        _new_folder(folder, purpose)  # again, under the lock: another command may have written meanwhile
+        yield
 
 
 def start(folder: Path, invite: SignedFile) -> Path:
     _new_folder(folder, "a new game")
     path = folder / file_name(0)
-    folders.write_atomic(path, invite.raw)
+    with _locked_new_folder(folder, "a new game", "pbem new"):
+        folders.write_atomic(path, invite.raw)
     return path
 
 
@@ -100,9 +118,12 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
     acceptance = referee.make_accept(game, me, name, chain_length)
     path = out / file_name(1)
     if _holds_only(out, file_name(0), signed.raw):  # solo / hot-seat: accept in the host's own folder
-        folders.write_atomic(path, acceptance.raw)
-    else:
-        _new_folder(out, "this game")
+        with lock.hold(out, "pbem accept"):
+            if not _holds_only(out, file_name(0), signed.raw):
+                raise UsageError(f"{out}: changed while pbem accept was checking it; try again")
+            folders.write_atomic(path, acceptance.raw)
+        return referee.load(out), path
+    with _locked_new_folder(out, "this game", "pbem accept"):
         folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
     return referee.load(out), path
 
@@ -123,6 +144,11 @@ def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
     signed file for a step already present is equivocation; any other bad
     file is rejected with its own error and nothing is written.
     """
+    with lock.hold(folder, "pbem receive"):
+        return _receive(folder, incoming)
+
+
+def _receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
     game = referee.load(folder)
     added: list[tuple[Path, bytes]] = []
     already: list[str] = []
@@ -181,6 +207,13 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None
+) -> tuple[Path, SignedFile, referee.Outlook]:
+    with lock.hold(folder, "pbem move"):
+        return _move(folder, me, orders, note, keys)
+
+
+def _move(
+    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None
 ) -> tuple[Path, SignedFile, referee.Outlook]:
     game = referee.load(folder)
     view = referee.outlook(game, me)
