@@ -164,12 +164,10 @@ def print_status_json(folder: Path, keys: Path | None, key: str | None) -> None:
 
 
 def shown(text: str) -> str:
-    """File-borne text for a terminal: control and bidi characters made visible (\\x1b), never obeyed."""
-    return "".join(
-        ch if ch.isprintable() and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
-        else ch.encode("unicode_escape").decode("ascii")
-        for ch in text
-    )
+    """File-borne text for a terminal: control and bidi characters spelt out (pbem.textsafe), never obeyed."""
+    from pbem import textsafe
+
+    return textsafe.visible(text)
 
 
 def waiting_line(game: referee.Game) -> str:
