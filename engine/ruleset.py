@@ -22,7 +22,7 @@ from engine.scenario import (
     side_galleys,
 )
 from engine.setup import new_game
-from engine.state import GameState, encode_state
+from engine.state import GameState, decode_state, encode_state
 
 TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 
@@ -128,6 +128,10 @@ class WarGalley:
     def state_bytes(self, state: GameState) -> bytes:
         return encode_state(state)
 
+    def load_state(self, data: bytes, rules_data: bytes) -> GameState:
+        """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
+        return decode_state(data, rulesdata.load_rules_data(rules_data))
+
     def parse_order(self, text: str, state: GameState) -> Any:
         side = play.pending(state).side or ""
         return to_json(notation.parse_decision(text, side, state.board.map))
@@ -173,6 +177,7 @@ class WarGalley:
         return view.view(state, events, before, options)
 
     def turn(self, state: GameState) -> int:
+        """The game turn (3.1; 0 during deployment): pbem counts files per turn with it."""
         return state.turn
 
     # --- for `pbem demo` ---

@@ -12,7 +12,14 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from pbem import archive as archives, identity as ids, referee, report, session
+from pbem.lazy import lazy
+
+# Loaded when a command first uses them, so `pbem --help` stays cheap.
+archives = lazy("pbem.archive")
+ids = lazy("pbem.identity")
+referee = lazy("pbem.referee")
+report = lazy("pbem.report")
+session = lazy("pbem.session")
 from pbem.errors import PbemError, UsageError
 
 REPORT_FOLDER = "report"

@@ -213,6 +213,10 @@ class Duel:
     def state_bytes(self, state: State) -> bytes:
         return msgspec.json.encode(state)
 
+    def load_state(self, data: bytes, rules_data: bytes) -> State:
+        """The inverse of `state_bytes` (the rules data travels inside a duel's state)."""
+        return msgspec.json.decode(data, type=State)
+
     def result(self, state: State) -> str | None:
         red, blue = state.hp
         if red == 0 or blue == 0:
