@@ -113,7 +113,7 @@ def test_paths_are_checked_against_bases_land_and_the_edge() -> None:
     state = battle(el("B1", "Lib", 1200, 500, N), el("B2", "Lib", 1200, 700, E), wind="E")
     with pytest.raises(IllegalOrder, match="runs into B2"):
         go(state, Move("B1", to=[[1200, 900]]))
-    go(state, Move("B1", to=[[1040, 500], [1040, 860]]))  # around it, touching its side
+    go(state, Move("B1", to=[[1040, 500], [1040, 740]]))  # beside it, touching its side
     island = Piece("island", Rect(1100, 900, 1300, 1100), 0)
     with pytest.raises(IllegalOrder, match="onto land"):
         go(battle(el("B1", "Lib", 1200, 500, N), pieces=(island,)), Move("B1", to=[[1200, 900]]))
