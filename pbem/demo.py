@@ -22,7 +22,7 @@ from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
 
-# A game without a turn limit (War Galley) may never end under random choices:
+# A game without a turn limit may never end under random choices:
 # the demo stops after this many files, unfinished, and still verifies both folders.
 FILE_LIMIT = 600
 
