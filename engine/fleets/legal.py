@@ -51,11 +51,11 @@ def legal(state: State) -> list[Decision]:
 
 def terrain_examples(size: int) -> list[SetTerrain]:
     """A few terrains of the usual table, for listings and the demo (the defender may write any)."""
-    q = size // 4
+    q = size // 4  # (written for the usual 2400p table; each is checked before it is listed)
     out = [SetTerrain([[e, 100]]) for e in EDGES]
-    out.append(SetTerrain([["S", 200]], [["island", q - 200, 3 * q - 150, q + 200, 3 * q + 150, 100],
-                                         ["reef", 3 * q - 150, 3 * q - 100, 3 * q + 150, 3 * q + 100, 50]]))
-    out.append(SetTerrain([["W", 150], ["E", 150]], [["island", 2 * q - 200, q - 380, 2 * q + 200, q - 120, 60]]))
+    out.append(SetTerrain([["S", 100]], [["island", 300, size - 600, 750, size - 300, 100],
+                                         ["reef", size - 600, 500, size - 300, 700, 50]]))
+    out.append(SetTerrain([["W", 100], ["E", 100]], [["island", 2 * q - 200, q - 380, 2 * q + 200, q - 120, 60]]))
     out.append(SetTerrain([["N", 100]], [["peninsula", 0, size - 500, 300, size, 100]]))
     return out
 

@@ -106,8 +106,10 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Drift):
         element = state.element(decision.id)
-        if element is None or element.side != state.moving:
-            raise IllegalOrder("rules 5, drift", f"no element {decision.id} of the moving fleet on the table")
+        if element is None:
+            raise IllegalOrder("rules 5, drift", f"no element {decision.id} on the table")
+        if element.side != state.moving:
+            raise IllegalOrder("rules 5, drift", f"{decision.id} is not in the moving fleet")
         if decision.id in state.done:
             raise IllegalOrder("rules 5, drift", f"{decision.id} has already moved or drifted this bound")
         state, event = drift(state, decision.id)

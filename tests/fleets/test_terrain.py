@@ -95,3 +95,15 @@ def test_built_in_scenarios_pass_every_check() -> None:
         spec = scenario.parse(scenario.builtin(name) or b"")
         if spec.terrain is not None:
             ok(scenario.terrain_of(spec.terrain, 2400))
+
+
+def test_the_listed_example_terrains_and_the_documented_one_are_all_legal() -> None:
+    from engine.fleets.legal import terrain_examples
+    from engine.fleets.notation import parse_decision
+    from engine.fleets.play import terrain_from
+    from tests.fleets.support import battle
+
+    state = battle()
+    documented = parse_decision("terrain coast S 100 / island 300,1800 750,2100 100 / reef 1800,500 2100,700 50")
+    for example in terrain_examples(2400) + [documented]:
+        ok(terrain_from(example, state))  # type: ignore[arg-type]
