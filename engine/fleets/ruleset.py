@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.fleets import agent, describe, legal as legal_orders, notation, play, scenario
+from engine.fleets import agent, describe, legal as legal_orders, notation, play, scenario, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
 from engine.fleets.errors import FleetsError, ScenarioError
@@ -92,6 +92,14 @@ class Fleets:
 
     def result(self, state: State) -> str | None:
         return state.result
+
+    def view(self, state: State, events: list[Any]) -> dict[str, Any]:
+        """What a report draws (engine/fleets/view.py), with its template under templates/."""
+        return views.table_view(state, events)
+
+    def legal_kinds(self, state: State) -> list[str]:
+        """The kinds of order that may be written now, with their bounds (beyond the listed examples)."""
+        return legal_orders.kinds(state)
 
     def choose(self, state: State, side: str, rng: Any) -> Any:
         return to_json(agent.choose(state, rng))
