@@ -105,6 +105,10 @@ def sweep_overlaps(start: Vec, end: Vec, half: int, other: Rect) -> bool:
     them. Candidate axes: x, y and the normal of the path. Separation with touching
     (projections meeting at one value) counts as apart.
     """
+    # the bounding box first: most bases are nowhere near the path
+    if (max(start[0], end[0]) + half <= other.x0 or other.x1 <= min(start[0], end[0]) - half
+            or max(start[1], end[1]) + half <= other.y0 or other.y1 <= min(start[1], end[1]) - half):
+        return False
     a, b = square(*start, half), square(*end, half)
     hull = _corners(a) + _corners(b)
     poly = _corners(other)

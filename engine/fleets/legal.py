@@ -32,7 +32,12 @@ class _NoDice:
 
 
 def check(state: State, decision: Decision) -> bool:
+    """The rules' own verdict on a decision: `play.apply` (a drift by its precondition, since every drift
+    the precondition admits can be made; carrying it out is the expensive part)."""
     try:
+        if isinstance(decision, Drift) and state.phase == "move":
+            play.check_drift(state, decision.id)
+            return True
         play.apply(state, decision, _NoDice())
     except FleetsError:
         return False

@@ -105,13 +105,7 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         state, moved = check_back(state, decision)
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Drift):
-        element = state.element(decision.id)
-        if element is None:
-            raise IllegalOrder("rules 5, drift", f"no element {decision.id} on the table")
-        if element.side != state.moving:
-            raise IllegalOrder("rules 5, drift", f"{decision.id} is not in the moving fleet")
-        if decision.id in state.done:
-            raise IllegalOrder("rules 5, drift", f"{decision.id} has already moved or drifted this bound")
+        check_drift(state, decision.id)
         state, event = drift(state, decision.id)
         return state, [event]
     if isinstance(decision, End):
@@ -127,6 +121,17 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
                 events.append(event)
         return msgspec.structs.replace(state, phase="combat"), events
     raise IllegalOrder("rules 1, sequence", f"unknown decision {decision!r}")
+
+
+def check_drift(state: State, ident: str) -> None:
+    """Any element of the moving fleet that has neither moved nor drifted may drift (it always can: 5.9)."""
+    element = state.element(ident)
+    if element is None:
+        raise IllegalOrder("rules 5, drift", f"no element {ident} on the table")
+    if element.side != state.moving:
+        raise IllegalOrder("rules 5, drift", f"{ident} is not in the moving fleet")
+    if ident in state.done:
+        raise IllegalOrder("rules 5, drift", f"{ident} has already moved or drifted this bound")
 
 
 def _words(decision: Decision) -> str:
