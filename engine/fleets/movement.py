@@ -87,9 +87,9 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
     heading = element.heading if order.turn is None else order.turn
     if heading not in UNIT:
         raise IllegalOrder(RULE, f"{order.id}: face N, E, S or W")
-    points: list[Vec] = [(p[0], p[1]) for p in order.to]
     if any(len(p) != 2 for p in order.to):
         raise IllegalOrder(RULE, f"{order.id}: waypoints are x,y")
+    points: list[Vec] = [(p[0], p[1]) for p in order.to]
     target = None
     if order.contact is not None:
         target = state.element(order.contact)
