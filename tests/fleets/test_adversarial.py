@@ -51,12 +51,14 @@ def states() -> list[object]:
 
 
 STATES = states()
+MOVING = next(i for i, s in enumerate(STATES) if s.phase == "move" and s.pips > 0)  # type: ignore[attr-defined]
+MOVER = next(e.id for e in STATES[MOVING].elements if e.side == STATES[MOVING].moving)  # type: ignore[attr-defined]
 
 
 @settings(max_examples=600, deadline=None)
 @given(decisions, st.integers(0, len(STATES) - 1))
-@example({"kind": "move", "id": "R1", "to": [[1]]}, len(STATES) - 1)
-@example({"kind": "move", "id": "B1", "to": [[1]]}, len(STATES) - 1)
+@example({"kind": "move", "id": MOVER, "to": [[1]]}, MOVING)
+@example({"kind": "move", "id": MOVER, "to": [[]]}, MOVING)
 @example({"kind": "terrain", "coasts": [["S"]], "pieces": [["island", 1, 2]]}, 0)
 def test_arbitrary_decisions_are_refused_cleanly(decision: dict, which: int) -> None:
     state = STATES[which]
