@@ -63,8 +63,22 @@ def load_rules(data: bytes, what: str = "rules data") -> Rules:
         rules = msgspec.convert(raw, Rules)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None
-    if rules.numbers.base_width % 2:
+    n = rules.numbers
+    if n.base_width % 2:
         raise ScenarioError(f"{what}: base_width must be even (bases are placed by their centre)")
+    for field in ("base_width", "drift", "table", "deploy_depth", "piece_length", "width_num", "width_den",
+                  "loss_fraction_den", "flee", "open_water"):
+        if getattr(n, field) < 1:
+            raise ScenarioError(f"{what}: {field} must be at least 1")
+    for field in n.__struct_fields__:
+        if getattr(n, field) < 0:
+            raise ScenarioError(f"{what}: {field} may not be negative")
+    codes = [t.code for t in rules.types]
+    if len(set(codes)) != len(codes) or not codes:
+        raise ScenarioError(f"{what}: each element type once")
+    for t in rules.types:
+        if t.speed < 1:
+            raise ScenarioError(f"{what}: {t.code}: speed must be at least 1")
     return rules
 
 
