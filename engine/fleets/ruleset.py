@@ -49,10 +49,11 @@ class Fleets:
         if not path.is_file():
             raise ScenarioError(f"no scenario {name_or_path!r} (built in: {', '.join(scenario.builtin_names())})")
         data = path.read_bytes()
-        return scenario.parse(data, str(path)).key, data
+        return scenario.parse(data, "fleet scenario").key, data
 
     def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
         spec = scenario.parse(scenario_data)
+        scenario.initial_state(spec, load_rules(rules_data))  # refuse a game that could not be set up, now
         return spec.sides[0].key, spec.sides[1].key
 
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:

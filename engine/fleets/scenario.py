@@ -58,11 +58,11 @@ def builtin(name: str) -> bytes | None:
     return path.read_bytes() if name != "rules" and path.is_file() else None
 
 
-def parse(data: bytes, what: str = "scenario") -> ScenarioSpec:
+def parse(data: bytes, what: str = "fleet scenario") -> ScenarioSpec:
     try:
         spec = msgspec.convert(tomllib.loads(data.decode("utf-8")), ScenarioSpec)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
-        raise ScenarioError(f"{what}: not a fleet scenario: {exc}") from None
+        raise ScenarioError(f"{what}: {exc}") from None
     keys = [s.key for s in spec.sides]
     if len(spec.sides) != 2 or sorted(keys) != sorted([spec.attacker, spec.defender]) or spec.attacker == spec.defender:
         raise ScenarioError(f"{what}: two fleets, one the attacker and one the defender")

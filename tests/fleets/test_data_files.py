@@ -44,7 +44,7 @@ def test_bad_rules_data(change: tuple[str, str], words: str) -> None:
 def test_bad_scenarios(tmp_path: Path) -> None:
     good = (RULESET.builtin_scenario("open-sea") or b"").decode()
     cases = {
-        "not toml [": "not a fleet scenario",
+        "not toml [": "fleet scenario: ",
         good.replace('attacker = "red"', 'attacker = "blue"'): "one the attacker and one the defender",
         good.replace('prefix = "R"', 'prefix = "B"'): "different id prefixes",
         good.replace("general = 1", "general = 13", 1): "general must name one",
