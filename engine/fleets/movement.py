@@ -11,7 +11,7 @@ import msgspec
 
 from engine.fleets import space, wind as winds
 from engine.fleets.decisions import Back, Move, Shift
-from engine.fleets.elements import Element
+from engine.fleets.elements import Element, Numbers
 from engine.fleets.errors import IllegalOrder
 from engine.fleets.events import Moved
 from engine.fleets.geometry import UNIT, HEADING_NAMES, Vec, length_up, quarter_turns, within_90
@@ -27,11 +27,10 @@ class Allowance(msgspec.Struct, frozen=True):
     astern: bool
     backward: bool
 
-    def total(self, numbers: object) -> int:
-        n = numbers
-        return (self.speed - (n.upwind_or_shallows if self.upwind_or_shallows else 0)  # type: ignore[attr-defined]
-                + (n.wind_astern_bonus if self.astern else 0)  # type: ignore[attr-defined]
-                - (n.backward_penalty if self.backward else 0))  # type: ignore[attr-defined]
+    def total(self, n: Numbers) -> int:
+        return (self.speed - (n.upwind_or_shallows if self.upwind_or_shallows else 0)
+                + (n.wind_astern_bonus if self.astern else 0)
+                - (n.backward_penalty if self.backward else 0))
 
 
 def allowance(state: State, element: Element, legs: list[tuple[Vec, Vec]], backward: bool = False) -> Allowance:
