@@ -39,3 +39,18 @@ def test_drift_is_100p_in_whole_paces() -> None:
     assert wind.drift_step("N", 100) == (0, -100)
     assert wind.drift_step("W", 100) == (100, 0)
     assert wind.drift_step("NE", 100) == (-71, -71)  # 100 / sqrt 2 to the nearest pace
+
+
+def test_the_example_through_the_game_the_attackers_die_first() -> None:
+    from engine.fleets import play
+    from engine.fleets.decisions import WindFrom
+    from engine.fleets.ruleset import RULESET
+    from tests.fleets.support import Forced
+
+    state = RULESET.new_game(RULESET.builtin_scenario("salamis-480") or b"", RULESET.default_rules_data(), {})
+    assert play.pending(state).side == "greeks"  # the defender picks the point
+    state, _ = play.apply(state, WindFrom("S"), Forced())
+    dice = Forced(4, 1)
+    state, events = play.advance(state, dice)
+    assert state.wind == "NW" and [p for p, _ in dice.rolls][0].startswith("wind: attacker")
+    assert "the wind comes from NW" in RULESET.describe_event(events[0])
