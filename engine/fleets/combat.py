@@ -2,7 +2,7 @@
 
 Fragment: the combat values; +1 for the general's element in contact; +1 for
 galleys supported by a second rank of galleys and fighting galleys to their
-front. Base: -1 for each flank overlapped; the lower total is beaten, and
+front. Base: -1 for each flank overlapped, and for each enemy against a flank or the rear; the lower total is beaten, and
 doubled if its total is half the winner's or less; equal totals: no result.
 """
 
@@ -31,6 +31,10 @@ def factors(state: State, a: Element, opponent: Element) -> tuple[int, list[str]
             and rules.type(rear.type).kind == "galley":
         total += n.rear_support
         words.append(f"second rank {n.rear_support:+d}")
+    behind = len(space.side_attackers(state, a))
+    if behind:
+        total -= n.overlap_penalty * behind
+        words.append(f"enemy on flank or rear {-n.overlap_penalty * behind:+d}")
     flanks = space.overlapped_flanks(state, a, opponent)
     if flanks:
         total -= n.overlap_penalty * flanks

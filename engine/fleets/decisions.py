@@ -38,12 +38,14 @@ class PlaceRest(Base, tag="place-rest"):
 
 
 class Move(Base, tag="move"):
-    """One element: turn first (optional), then straight legs to each waypoint, then (optional) into front contact."""
+    """One element: turn first (optional), then straight legs to each waypoint, then (optional) into contact
+    with an enemy's front (the default), left or right flank, or rear."""
 
     id: str
     turn: int | None = None
     to: list[list[int]] = []
     contact: str | None = None
+    edge: str = "front"
 
 
 class Shift(Base, tag="shift"):

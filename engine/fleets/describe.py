@@ -7,7 +7,7 @@ from typing import Any
 from engine.fleets import space, victory
 from engine.fleets.events import (
     AttackerSide, Drifted, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed, Recoiled, TerrainSet,
-    WindChosen, WindRolled,
+    Turned, WindChosen, WindRolled,
 )
 from engine.fleets.geometry import HEADING_NAMES
 from engine.fleets.state import State
@@ -82,6 +82,8 @@ def event_words(event: Any) -> str:
         return {"recoils": f"{' and '.join(event.ids)} recoil", "destroyed": f"{event.ids[0]} is destroyed",
                 "wrecked": f"{event.ids[0]} is wrecked on land", "gone": f"{event.ids[0]} is driven off the table",
                 "flees": f"{event.ids[0]} flees"}.get(event.fate, f"{event.ids[0]} {event.fate}")
+    if isinstance(event, Turned):
+        return f"{event.id} turns to face {event.toward}"
     if isinstance(event, FollowedUp):
         return f"{event.id} follows up"
     if isinstance(event, GameOver):

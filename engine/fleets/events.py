@@ -72,6 +72,13 @@ class Recoiled(Event, tag="recoiled"):
     fate: str  # "recoils", "destroyed", "wrecked", "gone", "flees", "stands"
 
 
+class Turned(Event, tag="turned"):
+    """Contacted on flank or rear with no enemy in front: it turns to face."""
+
+    id: str
+    toward: str
+
+
 class FollowedUp(Event, tag="followed-up"):
     id: str
 

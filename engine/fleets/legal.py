@@ -105,10 +105,11 @@ def _moves(state: State) -> Iterator[Decision]:
                         yield Back([e.id], d)
             continue
         near = sorted(enemies, key=lambda x: (x.x - e.x) ** 2 + (x.y - e.y) ** 2)
-        for t in near:
-            spot = contact_spot(state, t)
-            if length_up(spot[0] - e.x, spot[1] - e.y) <= reach:
-                yield Move(e.id, contact=t.id)
+        for rank, t in enumerate(near):
+            for edge in ("front", "left", "right", "rear") if rank < 3 else ("front",):
+                spot, _ = space.edge_spot(state, t, edge)
+                if length_up(spot[0] - e.x, spot[1] - e.y) <= reach:
+                    yield Move(e.id, contact=t.id, edge=edge)
         for frac in (1, 2):
             yield from _ahead_moves(state, e, frac)
         if near:

@@ -96,11 +96,13 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
             raise IllegalOrder(RULE, f"{order.id}: no enemy element {order.contact} on the table")
         if state.rules.type(element.type).code == "Tr":
             raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
-        want = (target.heading + 180) % 360
+        if order.edge not in space.EDGE_TURNS:
+            raise IllegalOrder(RULE, f"{order.id}: contact an enemy's front, left, right or rear")
+        spot, want = space.edge_spot(state, target, order.edge)
         if order.turn is not None and order.turn != want:
-            raise IllegalOrder(RULE, f"{order.id}: contact with {target.id} is front to front, facing {HEADING_NAMES[want]}")
+            raise IllegalOrder(RULE, f"{order.id}: contact with {target.id}'s {order.edge} means facing {HEADING_NAMES[want]}")
         heading = want
-        points.append(contact_spot(state, target))
+        points.append(spot)
     if len(points) > MAX_LEGS:
         raise IllegalOrder(RULE, f"{order.id}: at most {MAX_LEGS} legs")
     if not points and heading == element.heading:
@@ -122,10 +124,19 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
     moved = element.moved(end[0], end[1], heading)
     after = replace_element(state, moved)
     partner = space.front_partner(after, moved)
-    if partner is not None and state.rules.type(element.type).code == "Tr":
+    if state.rules.type(element.type).code == "Tr" and (partner is not None or _touches_enemy_edge(after, moved)):
         raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
+    if target is not None and order.edge != "front" and space.front_partner(after, target) is None:
+        # base: an enemy contacted on flank or rear, not already fighting to its front, turns to face
+        after = replace_element(after, target.moved(target.x, target.y, (heading + 180) % 360))
+        partner = target
     after = msgspec.structs.replace(after, pips=state.pips - 1, done=state.done + (element.id,))
-    return after, Moved([element.id], "", cost, limit, partner.id if partner else None)
+    return after, Moved([element.id], "", cost, limit, target.id if target is not None else (partner.id if partner else None))
+
+
+def _touches_enemy_edge(state: State, element: Element) -> bool:
+    """Its front edge lined up against an enemy's flank or rear."""
+    return any(a.id == element.id for e in state.elements if e.side != element.side for _, a in space.side_attackers(state, e))
 
 
 def _why(allow: Allowance) -> str:

@@ -4,7 +4,7 @@
     wind from SW
     attack from N
     place G3 at 1200,80 facing N        place rest
-    G3 turn E to 1100,700 to 1200,900   G3 contact P5    G3 to 900,700 contact P5
+    G3 turn E to 1100,700 to 1200,900   G3 contact P5    G3 to 900,700 contact P5    G3 contact P5 rear
     G1 G2 G3 by 0,200                   G1 G2 back 100
     G3 drift                            end              concede
 """
@@ -21,6 +21,7 @@ from engine.fleets.geometry import HEADING_NAMES, HEADING_OF
 
 ID = re.compile(r"^[A-Za-z]+[0-9]+$")
 POINT = re.compile(r"^-?[0-9]+,-?[0-9]+$")
+EDGES = ("left", "right", "rear")
 
 
 def _heading(word: str) -> int:
@@ -88,7 +89,7 @@ def parse_decision(text: str) -> Decision:
         return Shift(ids, dx, dy)
     if len(ids) != 1:
         raise NotationError("a group moves with `by DX,DY` or `back D`")
-    turn, to, contact = None, [], None
+    turn, to, contact, edge = None, [], None, "front"
     i = 0
     while i < len(rest):
         word = rest[i]
@@ -96,14 +97,19 @@ def parse_decision(text: str) -> Decision:
             turn = _heading(rest[i + 1])
         elif word == "to" and i + 1 < len(rest) and contact is None:
             to.append(_point(rest[i + 1]))
-        elif word == "contact" and i + 1 < len(rest) and i + 2 == len(rest):
+        elif word == "contact" and i + 1 < len(rest) and contact is None:
             contact = _ident(words[i + 1])
+            if i + 2 < len(rest) and rest[i + 2] in EDGES and i + 3 == len(rest):
+                edge = rest[i + 2]
+                i += 1
+            elif i + 2 != len(rest):
+                raise NotationError(f"cannot read {' '.join(words[i:])!r}: `contact P5` [left|right|rear] ends the order")
         else:
             raise NotationError(f"cannot read {' '.join(words[i:])!r}: write `{ids[0]} [turn E] [to X,Y]... [contact P5]`")
         i += 2
     if turn is None and not to and contact is None:
         raise NotationError(f"what should {ids[0]} do? (`drift`, `to X,Y`, `turn E`, `contact P5`, `back D`)")
-    return Move(ids[0], turn, to, contact)
+    return Move(ids[0], turn, to, contact, edge)
 
 
 def _terrain(text: str) -> SetTerrain:
@@ -153,6 +159,6 @@ def format_decision(d: Decision) -> str:
         for p in d.to:
             words += ["to", f"{p[0]},{p[1]}"]
         if d.contact is not None:
-            words += ["contact", d.contact]
+            words += ["contact", d.contact] + ([d.edge] if d.edge != "front" else [])
         return " ".join(words)
     raise NotationError(f"no notation for {d!r}")

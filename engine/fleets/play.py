@@ -17,11 +17,11 @@ from engine.fleets.decisions import (
 from engine.fleets.drift import drift
 from engine.fleets.errors import IllegalOrder
 from engine.fleets.events import (
-    AttackerSide, Event, Fought, GameOver, PipsRolled, TerrainSet, WindChosen, WindRolled,
+    AttackerSide, Event, Fought, GameOver, PipsRolled, TerrainSet, Turned, WindChosen, WindRolled,
 )
 from engine.fleets.geometry import Rect
 from engine.fleets.movement import check_back, check_move, check_shift
-from engine.fleets.state import State
+from engine.fleets.state import State, replace_element
 from engine.fleets.table import Coast, Piece, Terrain, check_terrain
 
 
@@ -195,6 +195,13 @@ def advance(state: State, dice: Any) -> tuple[State, list[Event]]:
 def close_combat(state: State, dice: Any) -> tuple[State, list[Event]]:
     """Every front contact fights once, in the moving fleet's element order (base reading)."""
     events: list[Event] = []
+    for e in list(state.elements):  # base: contacted on flank or rear with no enemy in front, it turns to face
+        current = state.element(e.id)
+        attackers = space.side_attackers(state, current) if current is not None else []
+        if current is not None and attackers and space.front_partner(state, current) is None:
+            foe = attackers[0][1]
+            state = replace_element(state, current.moved(current.x, current.y, (foe.heading + 180) % 360))
+            events.append(Turned(current.id, foe.id))
     pairs = [(a.id, b.id) for a, b in space.contacts(state, state.moving)]
     for a_id, b_id in pairs:
         a, b = state.element(a_id), state.element(b_id)
@@ -213,6 +220,8 @@ def close_combat(state: State, dice: Any) -> tuple[State, list[Event]]:
         how = combat.outcome(min(ta, tb), max(ta, tb))
         downwind = results.recoil_downwind(state, loser)
         what = results.result(loser.type, winner.type, how, downwind)
+        if space.side_attackers(state, loser) and what != "destroyed":
+            what = "destroyed"  # base: beaten with an enemy against its flank or rear
         events.append(Fought(a.id, b.id, [da, db], [ta, tb], words, f"{loser.id} {how}: {what}"))
         if what == "destroyed":
             state, event = results.destroy(state, loser)

@@ -117,3 +117,26 @@ def footprint_clear(state: State, x: int, y: int, exclude: Iterable[str] = ()) -
     if any(overlaps(sq, r) for r in land(state.terrain)):
         return False
     return not any(e.id not in skip and overlaps(sq, e.footprint(state.half)) for e in state.elements)
+
+
+# An element's edges as quarter turns from its facing: front 0, right 1, rear 2, left 3.
+EDGE_TURNS = {"front": 0, "right": 1, "rear": 2, "left": 3}
+
+
+def edge_spot(state: State, target: Element, edge: str) -> tuple[Vec, int]:
+    """Where an enemy's centre is, and its facing, when its front edge is lined up against `edge` of target."""
+    base = 2 * state.half
+    outward = (target.heading + 90 * EDGE_TURNS[edge]) % 360
+    ox, oy = UNIT[outward]
+    return (target.x + ox * base, target.y + oy * base), (outward + 180) % 360
+
+
+def side_attackers(state: State, target: Element) -> list[tuple[str, Element]]:
+    """Enemies with their front edge lined up against target's flank or rear, as (edge, enemy)."""
+    out = []
+    for edge in ("right", "rear", "left"):
+        spot, facing = edge_spot(state, target, edge)
+        for e in state.elements:
+            if e.side != target.side and (e.x, e.y) == spot and e.heading == facing:
+                out.append((edge, e))
+    return out

@@ -26,5 +26,6 @@ def test_every_event_kind_met_in_games_is_told_in_words() -> None:
     kinds = {c for c in vars(ev).values() if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event}
     missing = kinds - seen
     # every kind appears in these four games except those that need rarer luck
-    assert missing <= {ev.FollowedUp}, missing
+    assert missing <= {ev.FollowedUp, ev.Turned}, missing
     assert RULESET.describe_event(ev.FollowedUp("H3")) == "H3 follows up"
+    assert RULESET.describe_event(ev.Turned("H3", "D4")) == "H3 turns to face D4"
