@@ -7,10 +7,9 @@ import msgspec
 
 from engine.fleets import space, wind as winds
 from engine.fleets.decisions import Place
-from engine.fleets.elements import Element
 from engine.fleets.errors import IllegalOrder
 from engine.fleets.events import Placed
-from engine.fleets.geometry import UNIT, HEADING_OF, Rect, inside, overlaps, square
+from engine.fleets.geometry import UNIT, Rect, inside, overlaps, square
 from engine.fleets.state import State
 from engine.fleets.table import EDGES, land
 
@@ -127,5 +126,3 @@ def rest_positions(state: State) -> list[Place]:
         raise IllegalOrder(RULE, f"no room to place {pending[0].id} in a line: place the rest by hand")
     return out
 
-
-__all__ = ["HEADING_OF"]

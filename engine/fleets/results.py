@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-
-
 from engine.fleets import space, wind as winds
 from engine.fleets.elements import Element
 from engine.fleets.events import FollowedUp, Recoiled
@@ -116,6 +114,3 @@ def follow_up(state: State, winner: Element) -> tuple[State, FollowedUp | None]:
 
 def destroy(state: State, loser: Element) -> tuple[State, Recoiled]:
     return remove_elements(state, [loser.id]), Recoiled([loser.id], "destroyed")
-
-
-

@@ -10,11 +10,10 @@ import msgspec
 
 from engine.datafiles import scenarios_dir
 from engine.fleets.elements import Element, Rules
-from engine.fleets.errors import ScenarioError
+from engine.fleets.errors import IllegalOrder, ScenarioError
 from engine.fleets.geometry import Rect
 from engine.fleets.state import Side, State
 from engine.fleets.table import Coast, Piece, Terrain, check_terrain
-from engine.fleets.errors import IllegalOrder
 
 
 class FleetSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -69,8 +68,12 @@ def parse(data: bytes, what: str = "fleet scenario") -> ScenarioSpec:
     if spec.sides[0].prefix == spec.sides[1].prefix:
         raise ScenarioError(f"{what}: the fleets need different id prefixes")
     for fleet in spec.sides:
+        if not (fleet.prefix.isascii() and fleet.prefix.isalpha() and fleet.prefix.isupper()):
+            raise ScenarioError(f"{what}: {fleet.key}: the id prefix is capital letters (ids read G1, G2...)")
         if not 1 <= fleet.general <= len(fleet.elements):
             raise ScenarioError(f"{what}: {fleet.key}: general must name one of its {len(fleet.elements)} elements")
+    if spec.size and spec.terrain is None:
+        raise ScenarioError(f"{what}: size goes with the scenario's own [terrain]; an open set-up uses the usual table")
     if spec.bounds < 2:
         raise ScenarioError(f"{what}: bounds must be at least 2")
     return spec
@@ -86,6 +89,8 @@ def terrain_of(spec: TerrainSpec, size: int) -> Terrain:
 
 def initial_state(spec: ScenarioSpec, rules: Rules, what: str = "scenario") -> State:
     size = spec.size or rules.numbers.table
+    if size < 1:
+        raise ScenarioError(f"{what}: the table size must be positive")
     terrain = None
     if spec.terrain is not None:
         terrain = terrain_of(spec.terrain, size)
@@ -105,8 +110,4 @@ def initial_state(spec: ScenarioSpec, rules: Rules, what: str = "scenario") -> S
         attacker=spec.attacker, defender=spec.defender, bound_limit=spec.bounds,
         phase="terrain" if terrain is None else "wind-pick", terrain=terrain,
         to_place=tuple(to_place),
-    ) if size > 0 else _bad(what)
-
-
-def _bad(what: str) -> State:
-    raise ScenarioError(f"{what}: the table size must be positive")
+    )

@@ -47,9 +47,11 @@ def test_bad_scenarios(tmp_path: Path) -> None:
         "not toml [": "fleet scenario: ",
         good.replace('attacker = "red"', 'attacker = "blue"'): "one the attacker and one the defender",
         good.replace('prefix = "R"', 'prefix = "B"'): "different id prefixes",
+        good.replace('prefix = "R"', 'prefix = "r2"'): "capital letters",
         good.replace("general = 1", "general = 13", 1): "general must name one",
         good.replace('"Tr"]', '"Dragon"]', 1): "no element type 'Dragon'",
         good.replace("bounds = 30", "bounds = 1"): "bounds must be at least 2",
+        good.replace("bounds = 30", "bounds = 30\nsize = 3000"): "size goes with",
     }
     for text, words in cases.items():
         path = tmp_path / "s.toml"
