@@ -50,7 +50,10 @@ def element_line(state: State, ident: str) -> str:
             + (" (general)" if e.general else "") + (f", in contact with {partner.id}" if partner else ""))
 
 
-def event_words(event: Any) -> str:
+def event_words(event: Any, state: State | None = None) -> str:
+    def name(key: str) -> str:
+        return next((s.name for s in state.sides if s.key == key), key) if state is not None else key
+
     if isinstance(event, TerrainSet):
         return "The defender lays out the terrain"
     if isinstance(event, WindChosen):
@@ -59,11 +62,11 @@ def event_words(event: Any) -> str:
         return (f"Wind dice: attacker {event.attacker_die} clockwise, defender {event.defender_die} counter-clockwise "
                 f"from {event.start}: the wind comes from {event.wind}")
     if isinstance(event, AttackerSide):
-        return f"The {event.side} attack from the {event.edge} edge"
+        return f"The {name(event.side)} attack from the {event.edge} edge"
     if isinstance(event, Placed):
         return f"{event.id} placed at {event.x},{event.y} facing {HEADING_NAMES.get(event.heading, event.heading)}"
     if isinstance(event, PipsRolled):
-        return f"Bound {event.bound}: the {event.side} roll {event.pips} PIP(s)"
+        return f"Bound {event.bound}: the {name(event.side)} roll {event.pips} PIP(s)"
     if isinstance(event, Moved):
         extra = f", into contact with {event.contact}" if event.contact else ""
         return f"{event.order}: {event.cost}p of {event.allowance}p{extra}"

@@ -89,7 +89,7 @@ class Fleets:
         return describe.state_summary(state)
 
     def describe_event(self, event: Any, state: State | None = None) -> str:
-        return describe.event_words(event)
+        return describe.event_words(event, state)
 
     def result(self, state: State) -> str | None:
         return state.result

@@ -69,5 +69,5 @@ def table_view(state: State, events: list[Any] | None = None) -> dict[str, Any]:
             "contact": partner.id if partner else "",
         })
     view["summary"] = describe.state_summary(state)
-    view["events"] = [describe.event_words(ev) for ev in (events or [])]
+    view["events"] = [describe.event_words(ev, state) for ev in (events or [])]
     return view
