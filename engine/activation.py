@@ -37,7 +37,7 @@ from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
 from engine.galley import GalleyId, Removal
 from engine.initiative import active_admirals
-from engine.movement import surroundings
+from engine.movement import MarkerRemoved, surroundings
 from engine.ratings import SpeedSide
 from engine.state import CommanderState, GameState, PendingActivation, Phase, Segment, Squadron
 from engine.status import eliminate
@@ -246,6 +246,10 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
     fatigue_before = {g.id: g.fatigue for g in state.galleys}
     before = {g.id: g for g in state.galleys}
     events: list[Event] = [Activated(rule="5.41", side=decision.side, squadrons=keys)]
+    # 6.42 "the number of MP used" is this activation's: forget what any member spent in an earlier one.
+    state = replace(state, galleys=tuple(replace(g, moved=None) if g.moved is not None and g.id in members else g
+                                         for g in state.galleys))
+    slowed = [g for g in members if state.galley(g).half_speed]  # 6.37, 7.16: off at the end of this activation
     # Dice from here on: nothing below may refuse the decision.
     current = state.current or PendingActivation(())
     done = segment.resolve(state, decision, members, dict(current.confusion), dice)
@@ -269,14 +273,21 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
         events += more
     for gid in decision.refloat:
         galley = new.galley(gid)
-        around = surroundings(new.board, new.galleys, galley, new.wind, new.turn)
-        freed, more = extricate(around, galley, dice)
+        around = surroundings(new.board, new.galleys, galley, new.wind, new.turn, new.charts)
+        freed, more = extricate(around, galley, new.charts, dice)
         events += more
         if freed.removed is Removal.STUCK:
             new, more = eliminate(new, gid, Removal.STUCK, "stuck for good", dice, "6.36")
             events += more
         else:
             new = new.with_galley(freed)
+    # 7.16 "At the end of the next time that galley activates, remove the marker": a galley of the squadron
+    # with no movement (no plan, or refloating) loses it too, not only one that moved (engine.movement).
+    for gid in slowed:
+        galley = new.galley(gid)
+        if galley.half_speed and galley.position is not None:
+            new = new.with_galley(replace(galley, half_speed=False))
+            events.append(MarkerRemoved(rule="7.16", galley=gid, marker="Half Speed"))
     new, more = restore_after_command(new, keys)
     events += more
     boarding = may_board(new, mine)

@@ -2,7 +2,8 @@
 
 From the turn after it struck, the player rolls 1d6 instead of moving the
 galley: at most its Crew frees it and it backwaters one hex; a 6 leaves it
-stuck for good (eliminated); anything else, it stays aground.
+stuck for good (eliminated); anything else, it stays aground. Both numbers
+are the rules data's (`[fixed.run_aground]`, `charts.run_aground_result`).
 
 "Backwater one hex" is read as: the end that did not strike leads, away from
 the land. A galley that struck bow first backwaters (stern leading, into its
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from engine.charts import AgroundOutcome, Charts, run_aground_result
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
@@ -60,7 +62,7 @@ def freeing_moves(surroundings: Surroundings, galley: Galley) -> list[tuple[AnyS
 
 
 def extricate(
-    surroundings: Surroundings, galley: Galley, dice: Dice, step: AnyStep | None = None
+    surroundings: Surroundings, galley: Galley, charts: Charts, dice: Dice, step: AnyStep | None = None
 ) -> tuple[Galley, list[Event]]:
     """Roll to free `galley` (6.36); `step` chooses the freeing move (default: straight off)."""
     if galley.aground is None:
@@ -71,7 +73,8 @@ def extricate(
     if step is not None and step not in moves:
         raise IllegalOrder("6.36", f"{galley.id} cannot get off the land that way")
     roll = dice.d6("6.36 free a galley that has Run Aground")
-    if roll <= galley.crew:
+    outcome = run_aground_result(charts, galley.crew, roll)
+    if outcome is AgroundOutcome.FREED:
         chosen = step if step is not None else next(iter(moves), None)
         position = moves[chosen] if chosen is not None else galley.position
         assert position is not None
@@ -80,7 +83,7 @@ def extricate(
             Refloated(rule="6.36", galley=galley.id, position=position),
         ]
         return replace(galley, aground=None, position=position), events
-    if roll == 6:
+    if outcome is AgroundOutcome.ELIMINATED:
         events = [
             DieRolled(rule="6.36", table="Run Aground", natural=roll, outcome="stuck for good"),
             Wrecked(rule="6.36", galley=galley.id),

@@ -347,6 +347,21 @@ class LossOfAdmiral(_Strict, frozen=True):
     withdrawal_bonus_vp: int
 
 
+class PassThrough(_Strict, frozen=True):
+    rule: str
+    mp: int  # 7.25: MP spent moving dead ahead through the enemy galleys
+
+
+class Towers(_Strict, frozen=True):
+    rule: str
+    jettison_mp: int  # 8.48: the cost of jettisoning
+
+
+class Capture(_Strict, frozen=True):
+    rule: str
+    bonus_vp: int  # 9.1: the Capture Bonus, on top of the Ram Defense
+
+
 class Fixed(_Strict, frozen=True):
     """Numbers the rules text states outside the charts."""
 
@@ -360,6 +375,9 @@ class Fixed(_Strict, frozen=True):
     flame: Flame
     firepots: Firepots
     loss_of_admiral: LossOfAdmiral
+    pass_through: PassThrough
+    towers: Towers
+    capture: Capture
 
 
 # ---------------------------------------------------------------- tables
@@ -799,6 +817,13 @@ def load_charts(data: bytes) -> Charts:
     ):
         _check_in_die("fixed", f"{name}.{key}", rng, d6)
     _fatigue_level("fixed", "avoidance.fatigue", fx.avoidance.fatigue)
+    for name, key, value in (
+        ("pass_through", "mp", fx.pass_through.mp),
+        ("towers", "jettison_mp", fx.towers.jettison_mp),
+        ("capture", "bonus_vp", fx.capture.bonus_vp),
+    ):
+        if value < 0:
+            raise _error("fixed", f"{name}.{key}", f"{value} is negative")
 
     return Charts(
         dice=raw.dice,

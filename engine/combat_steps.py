@@ -39,7 +39,7 @@ from engine.avoidance import avoidance_refusal, can_succeed
 from engine.board import Board
 from engine.charts import Charts
 from engine.combat_record import CombatOptions, CombatRecord
-from engine.diekplus import PASS_MP, clear_of_ships, pass_through_plan, passage, passed
+from engine.diekplus import clear_of_ships, pass_through_plan, passage, passed
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
@@ -66,6 +66,7 @@ from engine.position import Position, Side
 from engine.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
 from engine.ramming import FirepotsHook, RamMissed, RamResult, ram_refusal, resolve_ram
 from engine.ratings import SpeedSide
+from engine.speed import sail_bonus
 from engine.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
 from engine.steps import (
     Anastrophe,
@@ -120,7 +121,7 @@ def _pass_rule(mover: Mover, leg: Leg, step: PassThrough) -> Leg | Refused:
         return Refused("7.24", "a Pass-Through needs Maximum Speed")
     if leg.backwatered:
         return Refused("6.33", "a galley that backwaters may not move forward that turn")
-    paid = pay(mover, leg, PASS_MP, step)
+    paid = pay(mover, leg, mover.surroundings.fixed().pass_through.mp, step)  # 7.25
     if isinstance(paid, Refused):
         return paid
     board = mover.surroundings.board
@@ -211,7 +212,7 @@ def _at(galley: Galley, leg: Leg) -> Galley:
 
 
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
-    around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn)
+    around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
     return Mover(around, ctx.start)
 
 
@@ -444,9 +445,14 @@ class _Run:
         self.field, more, self.record = fire_back(self.field, step.target, self.id, "ram", self.dice, self.record,
                                                   self.reactions, self.reaction_fire)
         self.events += more
+        # 7.15 vs 6.23 reading: the wind's MP (6.22, 6.25) are no head of steam; under sail the excess counts
+        # over Cruise Speed plus the sail's MP ("at considerably reduced capability").
+        start = ctx.start
+        wind_mp = sail_bonus(start, start.speed, ctx.options.wind, self.leg.sails_up,
+                             start.position.facing) if start.position is not None else 0
         self.field, more, self.ram, self.record = resolve_ram(
             ctx.board, self.field, self.id, step.target, ctx.charts, self.dice, self.record,
-            mp_used=self.leg.spent, turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
+            mp_used=max(0, self.leg.spent - wind_mp), turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
             options=ctx.options, check=False,
         )
         self.events += more

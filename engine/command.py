@@ -6,8 +6,8 @@ through friendly galleys but never through an enemy one. It is read as a
 path of hexes, so land (an island in the way of signals and dispatch boats)
 blocks it too, and it stays on the map.
 
-Line Astern (5.22): a galley follows another when its bow points into the
-other's stern hex (form 1) or its bow lies in one of the other's Stern/Flank
+Line Astern (5.22): a galley follows another when it lies directly astern of
+it, heading the same way, its bow pointing into the other's stern (form 1) or its bow lies in one of the other's Stern/Flank
 hexes (form 2, echelon). The line runs from its first galley through its
 followers; the Command Ship must be first or second. Where a galley has two
 followers the line goes on through the form 1 follower, else the port, else
@@ -93,7 +93,9 @@ def in_range(state: GameState, commander: CommanderState) -> tuple[GalleyId, ...
 def _leads(lead: Galley, follower: Galley) -> int | None:
     """How `follower` follows `lead` in Line Astern (5.22): 0 form 1, 1/2 port/starboard echelon."""
     assert lead.position is not None and follower.position is not None
-    if follower.position.around(Around.BOW) == lead.position.stern:
+    # Form 1, "bow directly facing another galley's stern": directly astern, heading the same way
+    # (a bow pointing into the stern hex from the flank is a ram position, not a line).
+    if follower.position.around(Around.BOW) == lead.position.stern and follower.position.facing == lead.position.facing:
         return 0
     for n, side in enumerate(SIDES, 1):
         if follower.position.bow == lead.position.around(Around.STERN_FLANK, side):

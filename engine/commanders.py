@@ -150,13 +150,17 @@ def _nearest(state: GameState, lost: Galley, candidates: list[Galley]) -> Galley
 def galley_lost(state: GameState, lost: Galley, dice: Dice) -> tuple[GameState, list[Event]]:
     """5.53 and 9.2 for the commanders aboard `lost` (still with its last position), before it leaves."""
     events: list[Event] = []
+    # 9.2 asks about the fleet before the loss: callers that settle after the galley has left the map
+    # (G/4 sinking, G/2 fire) would otherwise never find him the only admiral.
+    was = state.with_galley(lost) if lost.position is not None else state
     for c in state.commander_on(lost.id):
-        only_admiral = c.admiral and [a.name for a in active_admirals(state, c.side)] == [c.name]
+        only_admiral = c.admiral and [a.name for a in active_admirals(was, c.side)] == [c.name]
         rating = c.rating
         squadron = state.squadron_of(lost.id)
         mates = [
             state.galley(g) for g in (squadron.galleys if squadron else ())
             if g != lost.id and state.galley(g).position is not None and state.controller(state.galley(g)) == c.side
+            and specials.commander_barred(state, c.name, g) is None  # the battle's bars on Command Ships hold
         ]
         new = _nearest(state, lost, mates)
         state = state.with_commander(replace(c, galley=new.id if new else None, reduced=True, permanent_re=True,

@@ -39,9 +39,6 @@ from engine.ratings import SpeedSide
 
 Battlefield = Mapping[GalleyId, Galley]
 
-PASS_MP = 2  # 7.25
-
-
 def passage(position: Position) -> tuple[Hex, Hex]:
     """The two hexes dead ahead of a galley's bow: what a Pass-Through enters."""
     first = neighbour(position.bow, position.facing)

@@ -146,7 +146,7 @@ def settle(state: GameState, galley_id: GalleyId) -> GameState:
 
 
 def surroundings_for(state: GameState, galley: Galley) -> Surroundings:
-    return surroundings(state.board, state.galleys, galley, state.wind, state.turn)
+    return surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
 
 
 # --- phase B: the squadron a queue moves with --------------------------------------------

@@ -19,6 +19,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.board import Board, Water
+from engine.charts import Charts, Fixed
 from engine.errors import IllegalOrder
 from engine.galley import End, Galley, GalleyId, GalleyType
 from engine.hexes import Hex, neighbours
@@ -50,7 +51,8 @@ class Surroundings(msgspec.Struct, frozen=True):
 
     Build it with `surroundings()`. `occupied` maps every hex another galley
     fills (6.6); `enemy_near` holds every hex adjacent to an enemy galley, for
-    6.21 and 6.35.
+    6.21 and 6.35. `charts` is the game's rules data, for the costs the rules
+    text fixes (7.25 Pass-Through, 8.48 jettisoning Towers).
     """
 
     board: Board
@@ -58,10 +60,18 @@ class Surroundings(msgspec.Struct, frozen=True):
     enemy_near: frozenset[Hex]
     wind: Wind | None = None
     turn: int = 1
+    charts: Charts | None = None
+
+    def fixed(self) -> Fixed:
+        """The rules data's fixed numbers; a step that costs what the data says needs them."""
+        if self.charts is None:
+            raise ValueError("these surroundings were built without the game's rules data (charts=)")
+        return self.charts.fixed
 
 
 def surroundings(
-    board: Board, galleys: Iterable[Galley], mover: Galley, wind: Wind | None = None, turn: int = 1
+    board: Board, galleys: Iterable[Galley], mover: Galley, wind: Wind | None = None, turn: int = 1,
+    charts: Charts | None = None,
 ) -> Surroundings:
     """The surroundings of `mover` among `galleys` (it may be among them)."""
     occupied: dict[Hex, GalleyId] = {}
@@ -73,7 +83,7 @@ def surroundings(
             occupied[h] = other.id
             if other.controller is not mover.controller:
                 enemy_near.update(neighbours(h))
-    return Surroundings(board, occupied, frozenset(enemy_near), wind, turn)
+    return Surroundings(board, occupied, frozenset(enemy_near), wind, turn, charts)
 
 
 class Leg(msgspec.Struct, frozen=True):

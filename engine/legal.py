@@ -158,7 +158,7 @@ class _Options:
 
     def of(self, galley: Galley) -> list[Reach]:
         if galley.id not in self.reaches:
-            around = surroundings(self.state.board, self.state.galleys, galley, self.state.wind, self.state.turn)
+            around = surroundings(self.state.board, self.state.galleys, galley, self.state.wind, self.state.turn, self.state.charts)
             try:
                 self.reaches[galley.id] = end_positions(around, galley)
             except IllegalOrder:
@@ -189,7 +189,7 @@ def _activation(state: GameState, side: str, key: str, also: str | None, variant
             cap = speed_limit(galley, galley.speed, sim.wind).mp + confusion.get(gid, 0)
             reaches = [r for r in options.of(galley)
                        if (r.ending is None or variant == 2) and r.mp <= max(0, cap) and r.steps]
-            around = surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn)
+            around = surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn, sim.charts)
             for reach in _ordered(sim, options, reaches, variant, n):
                 plan = Plan(gid, galley.speed, reach.mp, reach.steps)
                 try:

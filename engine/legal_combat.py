@@ -94,7 +94,7 @@ def boarding_examples(state: GameState, side: str) -> list[Boarding]:
 def _walk(state: GameState, field: Mapping[GalleyId, Galley], plan: Plan) -> list[Leg]:
     """The galley's progress after each step of a movement-only plan (start first)."""
     galley = field[plan.galley]
-    mover = Mover(surroundings(state.board, field.values(), galley, state.wind, state.turn), galley)
+    mover = Mover(surroundings(state.board, field.values(), galley, state.wind, state.turn, state.charts), galley)
     leg = begin(mover, plan.mp)
     if isinstance(leg, Refused):
         return []
@@ -250,8 +250,9 @@ def enrich(state: GameState, decision: Activate, members: list[GalleyId], reache
         if variant == 1 and not galley.grappled_with:
             attack = _Attack(state, field, galley, reaches(galley), nearness, cap)
             plan = next((p for p in attack.plans() if _legal(state, field, p)), plan)
-        if plan is not None and variant == 2 and towered(galley) and plan.mp + 1 <= cap:
-            jettison = Plan(gid, plan.speed, plan.mp + 1, (JettisonTowers(), *plan.steps))
+        cost = state.charts.fixed.towers.jettison_mp  # 8.48
+        if plan is not None and variant == 2 and towered(galley) and plan.mp + cost <= cap:
+            jettison = Plan(gid, plan.speed, plan.mp + cost, (JettisonTowers(), *plan.steps))
             plan = jettison if _legal(state, field, jettison) else plan
         if plan is not None and not _legal(state, field, plan):
             plan = None

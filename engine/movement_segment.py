@@ -135,7 +135,7 @@ def predicted_positions(state: GameState, field: Mapping[GalleyId, Galley], plan
         route = anastrophe_refusal(state.board, field, galley, first.target, state.charts, record,
                                    side=first.side, announced=plan.mp, options=state.combat_options())
         return [galley.position] if isinstance(route, Refused) else [galley.position, route.placement]
-    mover = Mover(surroundings(state.board, field.values(), galley, state.wind, state.turn), galley)
+    mover = Mover(surroundings(state.board, field.values(), galley, state.wind, state.turn, state.charts), galley)
     leg = begin(mover, plan.mp)
     if isinstance(leg, Refused):
         return [galley.position]
@@ -235,7 +235,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
 
 def _check_restricted(state: GameState, field: Mapping[GalleyId, Galley], galley: Galley,
                       positions: list[Position | None]) -> None:
-    around = surroundings(state.board, field.values(), galley, state.wind, state.turn)
+    around = surroundings(state.board, field.values(), galley, state.wind, state.turn, state.charts)
     for number, position in enumerate(positions[1:], 1):
         if position is not None and any(h in around.enemy_near for h in position.hexes):
             raise IllegalOrder("5.31", f"step {number}: {galley.id} failed its Crew check and may not move "

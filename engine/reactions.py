@@ -259,6 +259,7 @@ def fires_in_reaction(reaction: Reaction, trigger: FireTrigger) -> bool:
 # Reaction Fire (8.42) belongs to the manpower rules: given the battlefield, the firing galley,
 # the galley it fires at, what provoked it ("ram", "rake") and the dice, it returns the
 # battlefield and events.
+# The hook returns no events when the galley may not fire after all: it keeps its Reaction Fire.
 ReactionFireHook = Callable[[Battlefield, GalleyId, GalleyId, str, Dice], tuple[Battlefield, list[Event]]]
 
 
@@ -345,15 +346,25 @@ def fire_back(
     reactions: Mapping[Colour, ReactionOrders],
     hook: ReactionFireHook | None,
 ) -> tuple[dict[GalleyId, Galley], list[Event], CombatRecord]:
-    """8.42: the attacked galley's Reaction Fire at an adjacent attacker, if its orders say so."""
+    """8.42: Reaction Fire at an attacker attempting to Grapple, Ram or Rake, from every adjacent enemy galley
+    whose orders say so ("against adjacent enemy galleys that are attempting to ..."): the attacked one first,
+    then the others by id. Each fires once a phase."""
     field = dict(galleys)
-    target, attacker = field[target_id], field[attacker_id]
-    if hook is None or target_id in record.reaction_fired or target.position is None or attacker.position is None:
+    attacker = field[attacker_id]
+    if hook is None or attacker.position is None:
         return field, [], record
-    if not adjacent(target.position, attacker.position):
-        return field, [], record
-    if not fires_in_reaction(orders_for(reactions, target), FireTrigger.ATTACKED):
-        return field, [], record
-    fired, events = hook(field, target_id, attacker_id, what, dice)
-    record = msgspec.structs.replace(record, reaction_fired=record.reaction_fired | {target_id})
-    return dict(fired), list(events), record
+    firers = [target_id, *(g.id for g in _enemies_by_id(field, attacker) if g.id != target_id)]
+    events: list[Event] = []
+    for firer_id in firers:
+        firer, attacker = field[firer_id], field[attacker_id]
+        if firer_id in record.reaction_fired or firer.position is None or attacker.position is None:
+            continue
+        if firer.controller is attacker.controller or not adjacent(firer.position, attacker.position):
+            continue
+        if not fires_in_reaction(orders_for(reactions, firer), FireTrigger.ATTACKED):
+            continue
+        fired, more = hook(field, firer_id, attacker_id, what, dice)
+        if more:  # it fired (a galley that may not fire keeps its Reaction Fire)
+            field, events = dict(fired), [*events, *more]
+            record = msgspec.structs.replace(record, reaction_fired=record.reaction_fired | {firer_id})
+    return field, events, record

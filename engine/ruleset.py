@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import agent, choices, describe, legal as legal_actions, notation, play, rulesdata, secrets, sequence, tournament
+from engine import agent, choices, describe, legal as legal_actions, notation, play, references, rulesdata, secrets, sequence, tournament
 from engine.decisions import from_json, to_json
 from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.scenario import (
@@ -111,9 +111,16 @@ class WarGalley:
             want = choices.wanted(state)
             assert want is not None
             if isinstance(decision, dict) and decision.get("kind") in ("concede", "propose-halt", "accept-halt"):
-                return play.apply(state, from_json(decision), dice)
+                return play.apply(state, self._decode(decision, state), dice)
             raise IllegalOrder(want.rule, f"{want.prompt}")
-        return play.apply(state, from_json(decision), dice)
+        return play.apply(state, self._decode(decision, state), dice)
+
+    @staticmethod
+    def _decode(decision: Any, state: GameState) -> Any:
+        """The decision's JSON as a War Galley decision naming only what is in the battle, or IllegalOrder."""
+        decoded = from_json(decision)
+        references.check(decoded, state)
+        return decoded
 
     def advance(self, state: GameState, dice: Any) -> tuple[GameState, list[Any]]:
         return sequence.advance(state, dice)

@@ -59,7 +59,7 @@ def check(state: GameState, decision: Activate) -> GameState:
         if galley.position is None:
             continue
         try:
-            moved, _ = move(surroundings(trial.board, trial.galleys, galley, trial.wind, trial.turn), galley, plan)
+            moved, _ = move(surroundings(trial.board, trial.galleys, galley, trial.wind, trial.turn, trial.charts), galley, plan)
         except IllegalOrder:
             moved = galley  # refused by the movement rules themselves: engine.activation says why
         specials.check_move(trial, galley, plan, moved)
@@ -123,7 +123,7 @@ def with_entries(state: GameState, decision: Activate, variant: int) -> Activate
     for plan in decision.plans:
         galley = sim.galley(plan.galley)
         try:
-            moved, _ = move(surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn), galley, plan)
+            moved, _ = move(surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn, sim.charts), galley, plan)
         except IllegalOrder:
             return decision
         sim = sim.with_galley(moved)

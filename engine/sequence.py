@@ -137,20 +137,22 @@ def wind_phase(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
     """A (6.2): the scenario's wind; `variable` rolls 2d6 on the Wind Chart each turn after the first."""
     rule = state.wind_rule
     events: list[Event] = []
-    if rule.mode in ("variable", "direction_only") and state.turn > 1 and state.wind is not None:
+    # 6.2 "At the start of each new turn" the roll is made, in a Dead Calm too: the wind rises again
+    # from the one the calm stilled (`stilled`), changed by the roll.
+    if rule.mode in ("variable", "direction_only") and state.turn > 1 and (state.wind or state.stilled) is not None:
         natural = dice.two_d6("6.2 wind")
         change = wind_change(state.charts, natural)
         events.append(DieRolled(rule="6.2", table="Wind", natural=natural,
                                 outcome="Dead Calm" if change.calm else f"strength {change.strength:+d}, "
                                                                        f"direction {change.direction:+d}"))
-        wind: Wind | None = state.wind
-        if change.calm:
-            wind = None
-        elif wind is not None:
-            strength = wind.strength if rule.mode == "direction_only" else max(1, wind.strength + change.strength)
-            wind = Wind(wind.direction.turn(change.direction), strength)
+        base = state.wind or state.stilled
+        assert base is not None
+        wind: Wind | None = None
+        if not change.calm:
+            strength = base.strength if rule.mode == "direction_only" else max(1, base.strength + change.strength)
+            wind = Wind(base.direction.turn(change.direction), strength)
         if wind != state.wind:
-            state = replace(state, wind=wind)
+            state = replace(state, wind=wind, stilled=base if wind is None else None)
             events.append(WindChanged(rule="6.2", wind=wind))
     elif rule.mode == "rising" and state.wind is None and state.turn >= rule.from_turn:
         natural = dice.d6("6.2 rising wind")

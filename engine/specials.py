@@ -38,7 +38,7 @@ from msgspec.structs import replace
 from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.galley import Galley, GalleyId, GalleyType
-from engine.state import GameState, ScenarioState, Squadron
+from engine.state import GameState, Phase, ScenarioState, Squadron
 
 Params = dict[str, Any]
 
@@ -367,7 +367,8 @@ def _restricted(state: GameState, params: Params, commander: str, galley: Galley
 def _aboard(state: GameState, params: Params, commander: str, galley: GalleyId) -> tuple[str, str] | None:
     names = params.get("commanders") or ([params["commander"]] if "commander" in params else [])
     if "first_galley_type" in params and commander in names:
-        if galley.type is not GalleyType(params["first_galley_type"]):
+        # Tauris: "the lead ship of his column" is a set-up rule; later transfers and 5.53 go anywhere.
+        if state.phase is Phase.DEPLOYMENT and galley.type is not GalleyType(params["first_galley_type"]):
             return "scenario", f"{commander} starts on a {params['first_galley_type']} (the lead ship of his column)"
         return None
     if commander in names and "types" in params and galley.type not in _types(params):

@@ -85,7 +85,7 @@ def restricted(state: GameState, params: Params, before: Galley, plan: Any, move
         raise IllegalOrder(rule, f"{before.id}: the transports may not move off the map")
     gap = int(params.get("coast_distance", 2))
     coast = [h for h in state.board.land if not state.board.map.contains(h)]
-    around = surroundings(state.board, state.galleys, before, state.wind, state.turn)
+    around = surroundings(state.board, state.galleys, before, state.wind, state.turn, state.charts)
     for leg in check_plan(around, before, plan)[1:]:
         for h in leg.position.hexes:
             if any(distance(h, c) <= gap for c in coast):

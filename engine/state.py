@@ -260,6 +260,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     commanders: tuple[CommanderState, ...]
     wind_rule: WindRule = WindRule()
     wind: Wind | None = None
+    stilled: Wind | None = None  # 6.2: the wind a Dead Calm stilled; the next turns' rolls start from it
     first_turn_initiative: str | None = None  # a side given the first turn's initiative
     turn: int = 0  # 0 during deployment
     phase: Phase = Phase.DEPLOYMENT

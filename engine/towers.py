@@ -61,20 +61,18 @@ def with_scenario_towers(galley: Galley, max_speed: int = -1) -> Galley:
 # ---------------------------------------------------------------- 8.48 the step
 
 
-JETTISON_COST = 1
-
-
 def _jettison(mover: Mover, leg: Leg, step: Step) -> Leg | Refused:
     galley = mover.galley
     if not galley.ratings.towers:
         return Refused("8.48", f"{galley.id} has no Towers to jettison")
     if galley.towers_jettisoned:
         return Refused("8.48", f"{galley.id} has already jettisoned its Towers")
-    if leg.spent + JETTISON_COST > leg.budget:
-        return Refused("8.48", f"jettisoning Towers costs {JETTISON_COST} MP; {leg.budget - leg.spent} MP left")
+    cost = mover.surroundings.fixed().towers.jettison_mp
+    if leg.spent + cost > leg.budget:
+        return Refused("8.48", f"jettisoning Towers costs {cost} MP; {leg.budget - leg.spent} MP left")
     # Paid like a sail step: it is no movement, so it neither starts the move
     # nor counts as forward motion (6.33).
-    return replace(leg, spent=leg.spent + JETTISON_COST)
+    return replace(leg, spent=leg.spent + cost)
 
 
 register_step(JettisonTowers, _jettison)

@@ -3,7 +3,7 @@
 VP are held per enemy galley (`Award`), so that later events can take them
 back: an enemy galley Rammed, Run Aground or sunk is worth its Ram Defense
 once ("damage"); a captured one its Ram Defense ("capture", unless already
-held as damage) plus the Capture Bonus of 1 ("bonus"). Recapture takes the
+held as damage) plus the Capture Bonus ("bonus", 1 in the rules data). Recapture takes the
 capture and the bonus away; a captured galley later Rammed, sunk or Run
 Aground loses the bonus. The Ram Defense is the one printed on the counter's
 front (Cruise) side.
@@ -17,9 +17,6 @@ from engine.events import Event
 from engine import specials
 from engine.galley import Capture, Galley, GalleyId
 from engine.state import Award, GameState, Phase, Result
-
-CAPTURE_BONUS = 1  # 9.1 "Ram Defense +1 (the Capture Bonus)"
-
 
 class VPAwarded(Event, frozen=True, kw_only=True):
     side: str
@@ -76,7 +73,7 @@ def captured(state: GameState, galley_id: GalleyId) -> tuple[GameState, list[Eve
     """An enemy galley captured by boarding (8.25): Ram Defense + the Capture Bonus."""
     captor = state.other(_owner(state, galley_id))
     vp = _value(state, state.galley(galley_id))
-    new = [Award(galley_id, captor, "bonus", CAPTURE_BONUS)]
+    new = [Award(galley_id, captor, "bonus", state.charts.fixed.capture.bonus_vp)]  # 9.1
     if not _held(state, galley_id, captor, "damage"):
         new.insert(0, Award(galley_id, captor, "capture", vp))
     events: list[Event] = [VPAwarded(rule="9.1", side=captor, galley=galley_id, vp=a.vp,

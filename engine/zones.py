@@ -40,7 +40,7 @@ GroupLookup = Callable[[str], list[Position]]
 
 def follows(leader: Position, follower: Position) -> bool:
     """5.22: `follower` is in Line Astern behind `leader` (form 1 or echelon)."""
-    if follower.around(Around.BOW) == leader.stern:
+    if follower.around(Around.BOW) == leader.stern and follower.facing == leader.facing:  # form 1: directly astern
         return True
     return any(follower.bow == leader.around(Around.STERN_FLANK, side) for side in SIDES)
 

@@ -17,7 +17,8 @@ from typing import Annotated, Optional
 import typer
 
 from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
-from pbem import ruleset as rulesets
+from pbem import provenance, ruleset as rulesets, textsafe
+from pbem.movefile import Player
 from pbem.errors import PbemError, UsageError
 
 app = typer.Typer(
@@ -40,7 +41,8 @@ KeyOption = Annotated[
 
 
 def out(line: str = "") -> None:
-    typer.echo(line)
+    """Print a line; anything in it that a terminal would obey is spelled out (pbem.textsafe)."""
+    typer.echo(textsafe.visible_lines(line))
 
 
 @app.command()
@@ -117,7 +119,7 @@ def new(
     path = session.start(out_folder, invite)
     body = invite.body
     out(f"game {body.game}: {body.ruleset} {body.scenario}, you ({name}) play {side}")
-    out(_rules_data_line(referee.check_invite(invite, str(path))))
+    _setup_report(referee.check_invite(invite, str(path)), None)
     out(f"your fingerprint: {me.fingerprint}")
     out(f"send {path} to your opponent (or paste: pbem armor {path})")
 
@@ -126,6 +128,12 @@ def _read(path: Path) -> bytes:
     from pbem import folder as folders
 
     return folders.read(path)
+
+
+def _stdin() -> bytes:
+    from pbem import folder as folders
+
+    return folders.read_stream(sys.stdin.buffer, "standard input", folders.MAX_INCOMING_BYTES)
 
 
 def _only_key(folder: Path) -> ids.Identity:
@@ -151,8 +159,8 @@ def accept(
     me = ids.load(key, folder) if key else _only_key(folder)
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
     host = game.setup.host
-    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you play {game.guest.side if game.guest else '?'}")
-    out(_rules_data_line(game.setup))
+    out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
+    _setup_report(game.setup, game.guest)
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
 
@@ -169,7 +177,7 @@ def receive(
     incoming: list[tuple[bytes, str]] = []
     for path in files:
         if str(path) == "-":
-            incoming.extend(session.read_incoming(None, sys.stdin.buffer.read()))
+            incoming.extend(session.read_incoming(None, _stdin()))
         else:
             incoming.extend(session.read_incoming(path))
     result = session.receive(folder, incoming)
@@ -197,7 +205,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         return
     view = referee.outlook(game, me)
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event, view.resolution.state))
+        out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     out(game.ruleset.describe(view.resolution.state))
     player = game.player(role)
     if view.pending.finished:
@@ -214,6 +222,24 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent")
     else:
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+
+
+def _scenario_label(setup: referee.Setup) -> str:
+    """The scenario's name, marked when its bytes are not the built-in battle of that name."""
+    builtin = setup.ruleset.builtin_scenario(setup.scenario_name)
+    if builtin is not None and builtin != setup.scenario_data:
+        return f"{setup.scenario_name} (MODIFIED, not the built-in {setup.scenario_name}: see below)"
+    return setup.scenario_name
+
+
+def _setup_report(setup: referee.Setup, guest: Player | None, indent: str = "") -> None:
+    """Rules data, scenario (with what differs from the built-in), options and chain lengths."""
+    out(indent + _rules_data_line(setup))
+    builtin = setup.ruleset.builtin_scenario(setup.scenario_name)
+    for line in provenance.data_lines("scenario", setup.scenario_name, setup.scenario_data, builtin):
+        out(indent + line)
+    out(indent + provenance.options_line(setup.options))
+    out(indent + provenance.chains_line(setup.host, guest))
 
 
 def _rules_data_line(setup: referee.Setup) -> str:
@@ -237,11 +263,11 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
     host, guest = game.setup.host, game.guest
-    out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}, {len(game.files)} files")
+    out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}, {len(game.files)} files")
     out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
     if guest:
         out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
-    out("  " + _rules_data_line(game.setup))
+    _setup_report(game.setup, guest, "  ")
     if game.resolved_state is not None:
         out("  " + game.ruleset.describe(game.resolved_state))
     _report_status(game, ids.key_folder(keys), key, auto_reply=False)
@@ -259,7 +285,7 @@ def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key:
         return
     out(view.pending.prompt)
     for decision in game.ruleset.legal(view.resolution.state):
-        out("  " + game.ruleset.format_order(decision))
+        out("  " + textsafe.visible(game.ruleset.format_order(decision)))
 
 
 @app.command()
@@ -279,7 +305,7 @@ def move(
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
-        out("  " + game.ruleset.describe_event(event, view.resolution.state))
+        out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
 
 
@@ -299,14 +325,14 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
             out("  accepts")
         else:
             for decision in body.decisions:
-                out(f"  orders: {ruleset.format_order(decision)}")
+                out(f"  orders: {textsafe.visible(ruleset.format_order(decision))}")
             if body.note:
-                out(f"  note: {body.note}")
+                out(f"  note: {textsafe.visible(body.note)}")
         resolution = game.resolutions.get(seq)
         if resolution is None:
             continue
         for event in resolution.events:
-            out(f"    {ruleset.describe_event(event, resolution.state)}")
+            out(f"    {textsafe.visible(ruleset.describe_event(event, resolution.state))}")
         if resolution.rolls:
             dice = " ".join(f"{r.face}" for r in resolution.rolls)
             out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")
@@ -335,11 +361,11 @@ def verify(
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
-            proof = referee.equivocation_proof(game, signed, what)
-            if proof:
-                out(proof)
+            proven, text = referee.equivocation(game, signed, what)
+            if proven:
+                out(text)
                 raise typer.Exit(10)
-            out(f"{what}: no equivocation (identical to the game's file, not validly signed, or a later step)")
+            out(f"{what}: equivocation not proven: {text}")
         return
     host, guest = game.setup.host, game.guest
     players = f"{host.name} ({host.side}) v {guest.name} ({guest.side})" if guest else f"{host.name} ({host.side}), not yet accepted"
@@ -374,10 +400,10 @@ def main() -> None:
     try:
         result = app(standalone_mode=False)
     except PbemError as exc:
-        typer.echo(f"pbem: error: {exc}", err=True)
+        typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except _click_exception() as exc:
-        message = exc.format_message().replace("\n", " ")  # type: ignore[attr-defined]
+        message = textsafe.visible(exc.format_message().replace("\n", " "))  # type: ignore[attr-defined]
         typer.echo(f"pbem: usage error: {message} (see pbem --help)", err=True)
         sys.exit(getattr(exc, "exit_code", 2))
     except typer.Abort:
@@ -391,6 +417,6 @@ def main() -> None:
     except Exception as exc:  # a bug, not bad input: say so in one line; PBEM_DEBUG=1 shows the traceback
         if os.environ.get("PBEM_DEBUG"):
             raise
-        typer.echo(f"pbem: internal error: {type(exc).__name__}: {exc} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
+        typer.echo(f"pbem: internal error: {type(exc).__name__}: {textsafe.visible(str(exc))} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
         sys.exit(70)
     sys.exit(result if isinstance(result, int) else 0)

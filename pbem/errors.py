@@ -101,3 +101,15 @@ class FolderProblem(PbemError):
     """The game folder cannot be read or written as a whole."""
 
     exit_code = 16
+
+
+class FolderLocked(FolderProblem):
+    """Another pbem command is writing to the game folder right now (pbem.lock)."""
+
+    exit_code = 16
+
+
+class RulesetFailure(RulesetProblem):
+    """The ruleset failed on a file in a way its contract does not allow (a bug in the ruleset)."""
+
+    exit_code = 14

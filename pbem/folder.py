@@ -13,9 +13,15 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
-from pbem.errors import BrokenChain, FolderProblem, MissingFile
-from pbem.movefile import file_name
+from pbem.errors import BrokenChain, FolderProblem, MalformedFile, MissingFile
+from pbem.movefile import MAX_FILE_BYTES, file_name
+
+# The most a received input (a file, an armored mail or paste, stdin) may hold:
+# a raw file is at most MAX_FILE_BYTES; this leaves room for several armored
+# files (4/3 larger, plus line breaks and quoting) in one message.
+MAX_INCOMING_BYTES = 8 * MAX_FILE_BYTES
 
 FILE_PATTERN = re.compile(r"^(\d{6})\.pbem$")
 _UMASK = os.umask(0o022)
@@ -39,15 +45,26 @@ def game_files(folder: Path) -> list[Path]:
     return [numbered[seq] for seq in range(len(numbered))]
 
 
-def read(path: Path) -> bytes:
+def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The file's bytes, reading at most `limit` + 1 of them: a longer input (a huge
+    file, /dev/zero, a pipe that never ends) is refused before it fills memory."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            return read_stream(handle, str(path), limit)
     except FileNotFoundError:
         raise MissingFile(f"{path}: no such file") from None
     except IsADirectoryError:
         raise MissingFile(f"{path}: is a folder, not a file") from None
     except OSError as exc:
         raise FolderProblem(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def read_stream(stream: BinaryIO, what: str, limit: int) -> bytes:
+    """At most `limit` bytes from `stream`; MalformedFile naming `what` if it holds more."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise MalformedFile(f"{what}: more than {limit} bytes, larger than any pbem input can be")
+    return data
 
 
 def write_atomic(path: Path, data: bytes) -> None:

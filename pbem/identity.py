@@ -8,6 +8,7 @@ NAME.key (PKCS#8 PEM, mode 0600) and NAME.pub (the raw public key, base64).
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import os
 import re
@@ -21,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from pbem import edwards
 from pbem.errors import BadSignature, KeyProblem, UsageError
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -40,10 +42,40 @@ def encode_public(raw: bytes) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
-def decode_public(text: str, what: str) -> Ed25519PublicKey:
-    """A public key from its base64 form; KeyProblem naming `what` if it is not one."""
+def public_raw(text: str, what: str) -> bytes:
+    """The 32 bytes of a public key from its one canonical base64 spelling; KeyProblem
+    naming `what` if it is not a strong Ed25519 key (pbem.edwards: small order,
+    torsion, non-canonical point) or the base64 is not canonical (a second
+    spelling of one key would let two strings name one player)."""
     try:
         raw = base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        raise KeyProblem(f"{what}: the public key is not base64") from None
+    if len(raw) != 32 or base64.b64encode(raw).decode("ascii") != text:
+        raise KeyProblem(f"{what}: the public key is not the canonical base64 of 32 bytes")
+    weakness = edwards.weakness(raw)
+    if weakness:
+        raise KeyProblem(f"{what}: the public key is not a usable Ed25519 key: {weakness}")
+    return raw
+
+
+def check_public(text: str, what: str) -> None:
+    """KeyProblem naming `what` unless `text` is a strong public key in canonical base64."""
+    public_raw(text, what)
+
+
+def same_key(a: str, b: str) -> bool:
+    """Do two base64 public keys name the same key? Compared as bytes, not as strings."""
+    try:
+        return base64.b64decode(a, validate=True) == base64.b64decode(b, validate=True)
+    except (ValueError, binascii.Error):
+        return a == b
+
+
+def decode_public(text: str, what: str) -> Ed25519PublicKey:
+    """A public key from its base64 form; KeyProblem naming `what` if it is not a strong one."""
+    raw = public_raw(text, what)
+    try:
         return Ed25519PublicKey.from_public_bytes(raw)
     except ValueError:
         raise KeyProblem(f"{what}: not an Ed25519 public key") from None
@@ -110,6 +142,7 @@ def generate(name: str, folder: Path) -> Identity:
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     private = Ed25519PrivateKey.generate()
     identity = Identity(name, private)
+    check_public(identity.public_b64, f"new key {name!r}")  # a generated key always passes; never write one that would not
     pem = private.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -139,7 +172,9 @@ def load(name: str, folder: Path) -> Identity:
         raise KeyProblem(f"{key_path}: not a readable private key") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise KeyProblem(f"{key_path}: not an Ed25519 key")
-    return Identity(name, private)
+    identity = Identity(name, private)
+    check_public(identity.public_b64, str(key_path))
+    return identity
 
 
 def all_identities(folder: Path) -> list[Identity]:

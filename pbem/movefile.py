@@ -16,15 +16,16 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from pbem import canonical
+from pbem import canonical, textsafe
 from pbem.dice import RecordedRoll
 from pbem.errors import MalformedFile
-from pbem.identity import Identity
+from pbem.identity import Identity, fingerprint
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 1 << 20
 MAX_NOTE_CHARS = 4000
 MAX_DECISIONS = 1000
+MAX_NAME_CHARS = 100
 
 Author = Literal["host", "guest"]
 OptionValue = Union[str, int, bool]
@@ -195,8 +196,21 @@ def _check_player(player: Player, what: str) -> None:
         raise MalformedFile(f"{what}: nonce is not 32 hex digits")
     if not 1 <= player.chain <= 10_000_000:
         raise MalformedFile(f"{what}: chain length {player.chain} outside 1..10000000")
-    if not player.name or len(player.name) > 100:
-        raise MalformedFile(f"{what}: player name must be 1..100 characters")
+    if not player.name or len(player.name) > MAX_NAME_CHARS:
+        raise MalformedFile(f"{what}: player name must be 1..{MAX_NAME_CHARS} characters")
+    problem = textsafe.refused_in_name(player.name)
+    if problem:  # a name is one line of visible text: no terminal controls, no bidi tricks
+        raise MalformedFile(
+            f"{what}: player name '{textsafe.visible(player.name)}' {problem} "
+            f"(a name is one line of visible text; the key's fingerprint is {_fingerprint(player.key)})"
+        )
+
+
+def _fingerprint(key: str) -> str:
+    try:
+        return fingerprint(key)
+    except (ValueError, binascii.Error):
+        return "unreadable"
 
 
 def _kind(body: Body) -> str:

@@ -14,16 +14,19 @@ first, then decides.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
-from pbem import chain, identity as ids, movefile
+from pbem import chain, identity as ids, movefile, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
 from pbem.errors import (
+    PbemError,
     BadReveal,
     BrokenChain,
     Equivocation,
@@ -31,8 +34,10 @@ from pbem.errors import (
     IllegalDecision,
     KeyProblem,
     MalformedFile,
+    RulesetFailure,
     RulesetProblem,
     StateMismatch,
+    UsageError,
     WrongGame,
     WrongTurn,
 )
@@ -43,6 +48,22 @@ from pbem.ruleset import Pending, Ruleset, find
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@contextlib.contextmanager
+def ruleset_call(ruleset: Ruleset, what: str, doing: str) -> Iterator[None]:
+    """Around every call into a ruleset on behalf of a file: an exception the contract
+    does not allow (not one of its illegal_errors) is the ruleset's bug, reported as
+    RulesetFailure naming the file, not a crash (rc 70) that names nothing."""
+    try:
+        yield
+    except (PbemError, NoDiceYet, *ruleset.illegal_errors):
+        raise
+    except Exception as exc:
+        raise RulesetFailure(
+            f"{what}: {doing}: the ruleset {ruleset.name} {ruleset.version} failed "
+            f"({type(exc).__name__}: {exc}); this is a bug in the ruleset, please report it with this file"
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -56,6 +77,9 @@ class Setup:
     scenario_data: bytes
     options: dict[str, Any]
     host: Player
+    # The first state, built when the invitation is checked: a set-up the ruleset
+    # refuses (a bad option) fails at file 0, before anyone accepts or writes.
+    initial_state: Any = None
 
 
 def check_invite(invite: SignedFile, what: str) -> Setup:
@@ -63,12 +87,14 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
     body = invite.body
     if not isinstance(body, Invite):
         raise MalformedFile(f"{what}: file 0 must be an invitation")
+    ids.check_public(body.host.key, what)
     ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
     ruleset = find(body.ruleset)
     try:
-        return _setup(body, ruleset, what)
+        setup = _setup(body, ruleset, what)
     except ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the ruleset refuses the game's set-up: {exc}") from None
+    return replace(setup, initial_state=_new_game(setup, what))
 
 
 def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
@@ -84,7 +110,9 @@ def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
     scenario = _pinned_data(
         body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
     )
-    if body.host.side not in ruleset.sides(scenario, rules):
+    with ruleset_call(ruleset, what, "reading the scenario's sides"):
+        sides = ruleset.sides(scenario, rules)
+    if body.host.side not in sides:
         raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
     return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host)
 
@@ -230,15 +258,16 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
     body = signed.body
     author = game.player(body.author) if not isinstance(body, Accept) else None
     if isinstance(body, Accept):
-        if body.guest.side == game.setup.host.side or body.guest.side not in game.ruleset.sides(
-            game.setup.scenario_data, game.setup.rules_data
-        ):
+        with ruleset_call(game.ruleset, what, "reading the scenario's sides"):
+            sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
+        if body.guest.side == game.setup.host.side or body.guest.side not in sides:
             raise MalformedFile(f"{what}: the guest must play the side the host left free")
-        if body.guest.key == game.setup.host.key:
+        ids.check_public(body.guest.key, what)
+        if ids.same_key(body.guest.key, game.setup.host.key):
             raise KeyProblem(f"{what}: the guest uses the host's own key")
         ids.verify(body.guest.key, signed.signature, signed.body_bytes, what)
         game.guest = body.guest
-        game.initial_state = _new_game(game.setup, what)
+        game.initial_state = game.setup.initial_state
         game.files.append(signed)
         game.names.append(what)
         return
@@ -250,10 +279,11 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
             f"{what}: reveal is not the {body.author}'s next chain value "
             "(it must hash to his previous one, exactly one step)"
         )
-    resolution = resolve(game, seq - 1, reveal)
+    resolution = resolve(game, seq - 1, reveal, what)
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
-    state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
+    with ruleset_call(game.ruleset, what, f"encoding the state after file {seq - 1}"):
+        state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
     if state_hash != body.state:
         raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
     game.resolutions[seq - 1] = resolution
@@ -264,13 +294,16 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
 
 def _new_game(setup: Setup, what: str) -> Any:
     try:
-        return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
+        with ruleset_call(setup.ruleset, what, "setting up the game"):
+            return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
     except setup.ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
 
 
-def resolve(game: Game, seq: int, key: bytes) -> Resolution:
-    """Resolve file `seq`'s decisions, and the automatic steps after them."""
+def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolution:
+    """Resolve file `seq`'s decisions, and the automatic steps after them (for the
+    file `what`, whose reveal `key` is: named in a ruleset's failure)."""
+    what = what or game.names[seq]
     ruleset = game.ruleset
     state = game.state_before(seq)
     dice = DiceStream(key, game.game_id, game.files[seq].hash)
@@ -279,12 +312,14 @@ def resolve(game: Game, seq: int, key: bytes) -> Resolution:
     decisions = body.decisions if isinstance(body, Move) else []
     for number, decision in enumerate(decisions, 1):
         try:
-            state, new = ruleset.apply(state, decision, dice)
+            with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
+                state, new = ruleset.apply(state, decision, dice)
         except ruleset.illegal_errors as exc:
             # check_decisions admitted it, and the contract forbids errors after a roll.
             raise IllegalDecision(f"{game.names[seq]}: decision {number}: {exc}") from None
         events.extend(new)
-    state, new = ruleset.advance(state, dice)
+    with ruleset_call(ruleset, what, f"running the automatic steps after {game.names[seq]}"):
+        state, new = ruleset.advance(state, dice)
     events.extend(new)
     return Resolution(state, events, list(dice.rolls))
 
@@ -300,7 +335,8 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
     player = game.player(role)
     assert player is not None
     for number, decision in enumerate(decisions, 1):
-        pending = ruleset.pending(state)
+        with ruleset_call(ruleset, what, f"decision {number}"):
+            pending = ruleset.pending(state)
         if pending.finished:
             raise GameOver(f"{what}: decision {number}: the game is already over")
         if pending.side != player.side:
@@ -310,7 +346,8 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
                 f"(the game waits on {waiting}: {pending.prompt})"
             )
         try:
-            state, _ = ruleset.apply(state, decision, SealedDice())
+            with ruleset_call(ruleset, what, f"decision {number}"):
+                state, _ = ruleset.apply(state, decision, SealedDice())
         except NoDiceYet:
             if number != len(decisions):
                 raise IllegalDecision(
@@ -372,6 +409,7 @@ def make_invite(
     chain_length: int = chain.DEFAULT_LENGTH,
     game_id: str | None = None,
 ) -> SignedFile:
+    _check_name(host_name)
     game_id = game_id or new_game_id()
     scenario_name, scenario_data = ruleset.load_scenario(scenario)
     default_rules = ruleset.default_rules_data()
@@ -380,6 +418,7 @@ def make_invite(
     sides = ruleset.sides(scenario_data, rules)
     if side not in sides:
         raise MalformedFile(f"side {side!r} is not a side of {scenario_name} (choose {' or '.join(sides)})")
+    ruleset.new_game(scenario_data, rules, options)  # refuses bad options with the ruleset's own error
     nonce = secrets.token_hex(16)
     seed = chain.seed(host.private_raw(), game_id, nonce)
     body = Invite(
@@ -404,6 +443,15 @@ def make_invite(
     return signed
 
 
+def _check_name(name: str) -> None:
+    """The player's own name, refused before anything is signed (movefile refuses it in files too)."""
+    problem = textsafe.refused_in_name(name) or (
+        f"is longer than {movefile.MAX_NAME_CHARS} characters" if len(name) > movefile.MAX_NAME_CHARS else None
+    )
+    if problem:
+        raise UsageError(f"--name '{textsafe.visible(name)}' {problem}: a name is one line of visible text")
+
+
 def _text(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
@@ -412,9 +460,10 @@ def _text(data: bytes, name: str) -> str:
 
 
 def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH) -> SignedFile:
+    _check_name(guest_name)
     if game.next_seq != 1:
         raise WrongTurn("this game has been accepted already")
-    if guest.public_b64 == game.setup.host.key:
+    if ids.same_key(guest.public_b64, game.setup.host.key):
         raise KeyProblem("you cannot accept your own invitation with the host's key")
     sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
     side = sides[1] if sides[0] == game.setup.host.side else sides[0]
@@ -429,13 +478,15 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
         time=now(),
         guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
     )
-    return movefile.sign(body, guest)
+    signed = movefile.sign(body, guest)
+    admit(game.copy(), signed, "file 1")  # checked as the host will check it, before anything is written
+    return signed
 
 
 def my_role(game: Game, me: Identity) -> str:
     for role in ("host", "guest"):
         player = game.player(role)
-        if player is not None and player.key == me.public_b64:
+        if player is not None and ids.same_key(player.key, me.public_b64):
             return role
     raise KeyProblem(f"key {me.name!r} ({me.fingerprint}) is not a player of game {game.game_id}")
 
@@ -498,24 +549,50 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") ->
 
 
 def equivocation_proof(game: Game, signed: SignedFile, what: str) -> str | None:
-    """If `signed` is a validly signed file differing from the game's file of its step, the proof."""
-    seq = signed.body.seq
-    if seq >= len(game.files) or signed.body.game != game.game_id:
-        return None
+    """The proof that `signed` and the game's file of its step are an equivocation, or None."""
+    proven, text = equivocation(game, signed, what)
+    return text if proven else None
+
+
+def equivocation(game: Game, signed: SignedFile, what: str) -> tuple[bool, str]:
+    """(True, the proof) if `signed` and the game's file of its step are two different,
+    validly signed continuations of the same history; else (False, why not).
+
+    The same game id is not enough: a host may re-use a published game id for a
+    new file 0, and the guest's honest file 1 of that new game would then
+    "contradict" his file 1 of the old one. A game is its file 0 (docs/protocol.md,
+    "Game identity"), and every later file is bound to it by the chain of `prev`
+    hashes, so a proof needs the same game, the same seq and the same prev.
+    """
+    body = signed.body
+    seq = body.seq
+    if body.game != game.game_id:
+        return False, f"it belongs to game {body.game}, not {game.game_id}"
+    if seq == 0:
+        return False, "it is another invitation: a second file 0 is a second game, not a second step of this one"
+    if seq >= len(game.files):
+        return False, f"it is file {seq}, a step this game (files 0..{len(game.files) - 1}) has not taken"
     existing = game.files[seq]
     if existing.raw == signed.raw:
-        return None
+        return False, f"it is identical to the game's file {seq}"
+    if body.prev != existing.body.prev:
+        return False, (
+            f"it does not continue the same history: its prev {body.prev[:16]} is not the hash of "
+            f"the game's file {seq - 1} ({existing.body.prev[:16]}): another game re-using this game id, "
+            "or a branch from an earlier step (compare the files there)"
+        )
     role = author_of(seq)
     player = game.player(role)
-    if player is None or signed.body.author != role:
-        return None
+    if player is None or body.author != role:
+        return False, f"it is not written as the {role}, whose step {seq} is"
     try:
         ids.verify(player.key, signed.signature, signed.body_bytes, what)
-    except Exception:
-        return None
-    return (
+    except PbemError:
+        return False, f"it is not validly signed by the {role}'s key"
+    return True, (
         f"EQUIVOCATION by the {role} ({player.name}, key {ids.fingerprint(player.key)}): "
-        f"two different files {seq} of game {game.game_id}, both validly signed: "
+        f"two different files {seq} of game {game.game_id}, both following file {seq - 1} "
+        f"(sha256 {body.prev}), both validly signed: "
         f"{game.names[seq]} (sha256 {existing.hash_hex}) and {what} (sha256 {signed.hash_hex})"
     )
 

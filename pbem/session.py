@@ -6,14 +6,17 @@ written: checks first, then one atomic write.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import armor, commitments, folder as folders, identity as ids, movefile, referee
+from pbem import armor, commitments, folder as folders, identity as ids, lock, movefile, referee
 from pbem.errors import (
     BrokenChain,
+    FolderProblem,
     IllegalDecision,
     KeyProblem,
     MalformedFile,
@@ -45,10 +48,11 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
         me = ids.load(name, keys)
         referee.my_role(game, me)
         return me
-    players = {game.player(r).key: r for r in ("host", "guest") if game.player(r) is not None}
-    mine = [i for i in ids.all_identities(keys) if i.public_b64 in players]
+    # Keys compare as bytes; set-up refuses any but the one canonical base64 spelling, so the text is that too.
+    players = {ids.public_raw(game.player(r).key, r): r for r in ("host", "guest") if game.player(r) is not None}
+    mine = [i for i in ids.all_identities(keys) if ids.public_raw(i.public_b64, i.name) in players]
     if role is not None:
-        of_role = [i for i in mine if players[i.public_b64] == role]
+        of_role = [i for i in mine if players[ids.public_raw(i.public_b64, i.name)] == role]
         if of_role:
             return of_role[0]
     if len(mine) == 1:
@@ -64,7 +68,7 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
 def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[bytes, str]]:
     """The game files in a file (raw or armored, several armored blocks allowed)."""
     if path is not None:
-        data = folders.read(path)
+        data = folders.read(path, folders.MAX_INCOMING_BYTES)
         what = str(path)
     else:
         data = text or b""
@@ -85,14 +89,28 @@ def _new_folder(folder: Path, purpose: str) -> None:
     """Refuse a game folder that is a file or already holds something."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder}: is a file; give a new folder for {purpose}")
-    if folder.exists() and any(folder.iterdir()):
+    if folder.exists() and any(p.name != lock.HOLDER_FILE for p in folder.iterdir()):
         raise UsageError(f"{folder}: the folder is not empty; choose a new one for {purpose}")
+
+
+@contextlib.contextmanager
+def _locked_new_folder(folder: Path, purpose: str, command: str) -> Iterator[None]:
+    """Create the new game folder if need be and hold its lock while it is checked empty and written."""
+    _new_folder(folder, purpose)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FolderProblem(f"{folder}: cannot create ({exc.strerror or exc})") from None
+    with lock.hold(folder, command):
+        _new_folder(folder, purpose)  # again, under the lock: another command may have written meanwhile
+        yield
 
 
 def start(folder: Path, invite: SignedFile) -> Path:
     _new_folder(folder, "a new game")
     path = folder / file_name(0)
-    folders.write_atomic(path, invite.raw)
+    with _locked_new_folder(folder, "a new game", "pbem new"):
+        folders.write_atomic(path, invite.raw)
     return path
 
 
@@ -105,7 +123,8 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
     acceptance = referee.make_accept(game, me, name, chain_length)
     _new_folder(out, "this game")
     path = out / file_name(1)
-    folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
+    with _locked_new_folder(out, "this game", "pbem accept"):
+        folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
     return referee.load(out), path
 
 
@@ -125,6 +144,11 @@ def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
     signed file for a step already present is equivocation; any other bad
     file is rejected with its own error and nothing is written.
     """
+    with lock.hold(folder, "pbem receive"):
+        return _receive(folder, incoming)
+
+
+def _receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
     game = referee.load(folder)
     added: list[tuple[Path, bytes]] = []
     already: list[str] = []
@@ -183,6 +207,13 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None
+) -> tuple[Path, SignedFile, referee.Outlook]:
+    with lock.hold(folder, "pbem move"):
+        return _move(folder, me, orders, note, keys)
+
+
+def _move(
+    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None
 ) -> tuple[Path, SignedFile, referee.Outlook]:
     game = referee.load(folder)
     view = referee.outlook(game, me)

@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.mark.parametrize(
     "game, files, result",
     [
-        ("tauris-game", 114, "Marcus Octavius (Pompeian) withdraw (9.2): Publius Vatinius (Caesarian) win"),
+        ("tauris-game", 251, "play halted by agreement, minor victory: Marcus Octavius (Pompeian) win"),
         ("duel-game", 110, "Red wins"),
     ],
 )

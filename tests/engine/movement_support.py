@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from msgspec.structs import replace
 
 from engine.board import OPEN_SEA, Board
+from engine.charts import load_default_charts
 from engine.events import Event
 from engine.galley import Galley, parse_galley_id
 from engine.hexes import MapSpec, SINGLE_SHEET
@@ -15,6 +16,8 @@ from engine.orders import parse_order
 from engine.position import format_position, parse_position
 from engine.ratings import Ratings, SideRatings, SpeedSide
 from engine.speed import Wind
+
+CHARTS = load_default_charts()
 
 TYPES_SINGLE = {"L", "RL", "T", "Trm"}
 
@@ -71,7 +74,7 @@ def around(
     wind: Wind | None = None,
     turn: int = 1,
 ) -> Surroundings:
-    return surroundings(board, [mover, *others], mover, wind, turn)
+    return surroundings(board, [mover, *others], mover, wind, turn, CHARTS)
 
 
 def run(

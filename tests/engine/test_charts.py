@@ -647,6 +647,12 @@ def test_loss_of_admiral_withdraws_above_6() -> None:
     assert CHARTS.fixed.loss_of_admiral.withdrawal_bonus_vp == 25
 
 
+def test_the_numbers_the_rules_text_states_for_pass_through_towers_and_capture() -> None:
+    assert CHARTS.fixed.pass_through.mp == 2  # 7.25 "expends 2 MP to move dead ahead"
+    assert CHARTS.fixed.towers.jettison_mp == 1  # 8.48 "Jettison Towers (at the cost of 1 MP)"
+    assert CHARTS.fixed.capture.bonus_vp == 1  # 9.1 "Ram Defense +1 (the Capture Bonus)"
+
+
 # ---------------------------------------------------------------- loader
 
 

@@ -62,6 +62,14 @@ def test_line_astern_echelon_bow_in_the_stern_flank_hex() -> None:
     assert tuple(map(str, command.line_astern(state, state.commander("Catulus")))) == ("R5-50", "R5-51", "R5-52")
 
 
+def test_5_22_a_bow_at_the_stern_hex_from_the_flank_is_no_line_astern() -> None:
+    """ "each ship's bow is directly facing another galley's stern": a ram position at the flank is not."""
+    state = commander(skirmish(), "Metellus", galley=None)  # R5-50 at 2020-2021, stern hex 2021
+    for across in ("2120-2220", "1920-1820"):  # bows in the midship flank hexes, pointing into 2021
+        flank = at(state, "R5-51", across)
+        assert g("R5-51") not in command.line_astern(flank, flank.commander("Catulus")), across
+
+
 def test_a_line_astern_squadron_holds_only_the_line() -> None:
     state = commander(column(skirmish(), "R5-50", "R5-51", "R5-52"), "Metellus", galley=None)
     state = at(state, "R5-53", "1921-1922")  # in Catulus' range but off the line's end: bow into nothing

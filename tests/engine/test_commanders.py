@@ -125,3 +125,18 @@ def test_9_2_does_not_apply_with_another_active_admiral() -> None:
     state = state.with_commander(replace(state.commander("Metellus"), admiral=True, initiative=1))
     state, events = eliminate(state, g("R5-50"), Removal.SUNK, "sunk", ForcedDice(), "7.17")
     assert not [e for e in events if isinstance(e, DieRolled)] and state.result is None
+
+
+def test_9_2_the_only_admiral_lost_when_his_flagship_sinks_in_g4_rolls() -> None:
+    # Sinking (G/4) removes the galley before the casualties are settled: 9.2 asks about the fleet before.
+    from engine.status import sinking
+
+    state = to_command_phase(skirmish())
+    state = state.with_galley(replace(state.galley(g("R5-50")), rammed=True))
+    dice = ForcedDice(6, 3)  # 7.17: a 6 sinks her; 9.2: 3 + 3 (Initiative) + 1 (fewer VP) = 7 > 6
+    state, events = sinking(state, dice)
+    assert dice.unused == []
+    roll = [e for e in events if isinstance(e, DieRolled)][-1]
+    assert roll.rule == "9.2" and roll.adjusted == 7
+    assert any(isinstance(e, FleetWithdraws) for e in events)
+    assert state.result is not None and state.result.kind == "withdrawal"

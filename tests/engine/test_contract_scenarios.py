@@ -90,3 +90,27 @@ def _refuses_a_broken_deployment(state, example) -> None:  # type: ignore[no-unt
                            galleys=tuple((g, other if g == first else t) for g, t in example.galleys))
     with pytest.raises(IllegalOrder):
         check_deploy(state, broken)
+
+
+# The squadrons the book sets up as a Line Astern (5.22), checked against its text: the commander and how
+# many of the line's galleys stand on the map at turn 1 (the rest enter behind). Each must be one line,
+# the Command Ship first or second, every galley of it in the squadron.
+BOOK_LINES = {
+    "side": {"Eudamus": 8, "Pamphilidus": 8, "Chariclitus": 8},  # "three columns of Line Astern"
+    "ecnomus": {"Regulus": 6, "Manlius": 6, "Hanno": 8},  # Squadrons I and II; Hanno's "direct Line Astern"
+    "lade": {"Samos": 6, "Lesbos": 7, "Chios": 7, "Teos": 3, "Miletus": 7},  # "in Line Astern, by island squadron"
+    "tauris": {"Marcus Octavius": 4, "Cleomacles": 4},  # two columns, the last four entering behind
+    "myonessus": {"Polyxenidas": 4, "Phillipus": 4, "Zeuxis": 4, "Minnius": 4, "Eudamus": 7},
+}
+
+
+@pytest.mark.parametrize("key", sorted(BOOK_LINES))
+def test_every_line_the_book_sets_up_is_one_squadron_at_turn_1(key: str) -> None:
+    from engine import command
+    from tests.engine.scenario_support import deployed
+
+    state = deployed(key)
+    assert state.turn == 1
+    for name, count in BOOK_LINES[key].items():
+        line = command.line_astern(state, state.commander(name))
+        assert len(line) == count, f"{key}: {name}'s line is {len(line)} galleys, the book's {count}"

@@ -137,3 +137,20 @@ def test_the_galley_steps_back_if_a_reaction_leaves_it_on_top_of_a_ship() -> Non
     assert outcome.end is PlanEnd.HALTED and of(events, PlanHalted)
     assert where(galleys[gid("G3-1")]) == "2711-2612" and not of(events, RakeResolved)
     assert dice.unused == []
+
+
+def test_7_25_the_pass_through_cost_is_the_rules_datas() -> None:
+    """A bundle where passing through costs 3 MP: 7.28's 6 MP no longer reach a clear hex."""
+    from msgspec.structs import replace
+
+    from engine.combat_record import CombatOptions
+    from engine.combat_steps import execute_plan
+    from engine.combat_orders import parse_combat_order
+    from engine.dice import ForcedDice
+
+    from .combat_support import CHARTS, orders
+
+    own = replace(CHARTS, fixed=replace(CHARTS.fixed, pass_through=replace(CHARTS.fixed.pass_through, mp=3)))
+    order = parse_combat_order("G3-1 max 6: F F X:R5-1:P F F")
+    with pytest.raises(IllegalOrder, match="0 MP of the 6 announced left"):
+        execute_plan(OPEN_SEA, line(), order, own, ForcedDice(6, 6), orders("", ""), CombatOptions())

@@ -71,7 +71,7 @@ def test_whole_orders_round_trip() -> None:
 
 def test_movement_knows_the_pass_through_cost_and_refuses_an_anastrophe() -> None:
     mover, target = ship("G3-1", "2711-2612", speed=MAX), ship("R5-1", "2811-2910")
-    around = surroundings(OPEN_SEA, [mover, target], mover)
+    around = surroundings(OPEN_SEA, [mover, target], mover, charts=CHARTS)
     leg = Leg(mover.position, False, budget=6, announced=6)  # type: ignore[arg-type]
     after = advance(Mover(around, mover), leg, PassThrough(target.id))
     assert not isinstance(after, tuple) and after.spent == 2 and after.position.bow == Hex(29, 10)

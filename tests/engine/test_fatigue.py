@@ -52,6 +52,15 @@ def test_6_14_a_galley_that_began_at_maximum_checks_whatever_it_used() -> None:
     assert [r.modifiers for r in rolls] == [(), ()]  # no MP beyond Cruise: no DRM
 
 
+def test_6_42_a_galley_without_orders_is_not_charged_an_earlier_activations_mp() -> None:
+    state = to_command_phase(skirmish(), maximum=("R5-50", "R5-51"))
+    state = state.with_galley(replace(state.galley(g("R5-51")), moved=MoveRecord(7, 7, 0, False, False)))
+    state, events = decide(state, Activate(side="rome", squadron="Catulus", plans=(parse_order("R5-50 max 2: F F"),)),
+                           1, 2)
+    rolls = [e for e in events if isinstance(e, DieRolled)]
+    assert [r.modifiers for r in rolls] == [(), ()]  # R5-51 used no MP now: no +3 from an earlier turn's 7
+
+
 def test_ram_and_rake_attempts_each_add_one() -> None:
     state = skirmish()
     galley = state.galley(g("R5-50"))
@@ -91,3 +100,10 @@ def test_6_37_play_note_the_most_limiting_result() -> None:
     galley = replace(skirmish().galley(g("R5-50")), half_speed=True, fatigue=1)
     assert speed_limit(galley, SpeedSide.CRUISE).mp == 2
     assert speed_limit(replace(galley, fatigue=3), SpeedSide.CRUISE).mp == 1
+
+
+def test_7_16_half_speed_comes_off_at_the_end_of_the_activation_even_without_orders() -> None:
+    state = to_command_phase(skirmish())
+    state = state.with_galley(replace(state.galley(g("R5-51")), half_speed=True))
+    state, _ = decide(state, Activate(side="rome", squadron="Catulus", plans=(parse_order("R5-50 cruise 1: F"),)))
+    assert not state.galley(g("R5-51")).half_speed

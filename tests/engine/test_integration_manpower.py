@@ -22,7 +22,7 @@ from engine.reactions import parse_reactions
 from engine.state import GameState, Segment
 from engine.victory import VPAwarded
 
-from .game_support import at, g
+from .game_support import at, decide, g
 from .test_integration_combat import apply, battle, of, order
 
 
@@ -113,3 +113,25 @@ def test_g1_foul_disengage_and_g2_firefight_spread_and_burning_out() -> None:
 
 def _dice(*faces: int) -> ForcedDice:
     return ForcedDice(*faces)
+
+
+def test_8_42_every_adjacent_enemy_may_fire_at_a_galley_attempting_to_grapple() -> None:
+    """ "against adjacent enemy galleys that are attempting to Grapple, Ram, or Rake": not only the one attacked."""
+    state = at(alongside(), "G5-14", "3215-3216")  # alongside R5-52's other flank
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=attacked")),))
+    state, events = apply(state, order(state, "activate Metellus: R5-52 grapple G5-13"), 6, 6, 6)
+    hits = of(events, MissileHit)
+    assert [(h.galley, h.target) for h in hits] == [(g("G5-13"), g("R5-52")), (g("G5-14"), g("R5-52"))]
+    assert {g("G5-13"), g("G5-14")} <= state.record.reaction_fired
+
+
+def test_8_42_reaction_fire_is_once_in_phase_e_across_enemy_squadrons() -> None:
+    """Reading: "once per phase" is once in E (one phase of many squadrons' segments, 3.1), again in F."""
+    state = at(alongside(), "R5-51", "2915-2916")  # on G5-13's other flank
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    state, events = decide(state, order(state, "activate Metellus: R5-52 fire G5-13"), 6, 6)
+    assert len(of(events, MissileHit)) == 2 and g("G5-13") in state.record.reaction_fired
+    state, _ = decide(state, order(state, "activate Gisgo:", "carthage"))
+    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13"))]
+    assert state.phase.value == "E" and not state.record.next_phase().reaction_fired  # cleared at E->F

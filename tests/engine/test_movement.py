@@ -6,6 +6,7 @@ import pytest
 
 from engine.aground import Refloated, Wrecked, extricate, freeing_moves
 from engine.board import OPEN_SEA, Edge
+from engine.charts import RollRange, load_default_charts
 from engine.dice import ForcedDice, NoDice
 from engine.errors import IllegalOrder
 from engine.galley import Aground, Capture, End, Equipment, Removal, parse_galley_id
@@ -18,6 +19,8 @@ from engine.speed import Wind
 from engine.steps import Backwater
 
 from .movement_support import around, at, galley, run, where
+
+CHARTS = load_default_charts()
 
 CRUISE, MAX = SpeedSide.CRUISE, SpeedSide.MAXIMUM
 ASTERN = Wind(Direction.UP)  # for galleys facing UP
@@ -299,51 +302,62 @@ def grounded(**status):
 
 def test_a_roll_at_most_the_crew_frees_the_galley_and_it_backwaters() -> None:
     g, there = grounded()
-    freed, events = extricate(there, g, ForcedDice(3))
+    freed, events = extricate(there, g, CHARTS, ForcedDice(3))
     assert freed.aground is None and where(freed) == "3014-3015"
     assert any(isinstance(e, Refloated) for e in events)
 
 
 def test_a_six_leaves_it_stuck_for_good() -> None:
     g, there = grounded()
-    wreck, events = extricate(there, g, ForcedDice(6))
+    wreck, events = extricate(there, g, CHARTS, ForcedDice(6))
     assert wreck.position is None and wreck.removed is Removal.STUCK
     assert any(isinstance(e, Wrecked) for e in events)
 
 
 def test_other_rolls_leave_it_aground() -> None:
     g, there = grounded()
-    still, events = extricate(there, g, ForcedDice(5))
+    still, events = extricate(there, g, CHARTS, ForcedDice(5))
     assert still == g and len(events) == 1
 
 
 def test_a_captured_galley_never_frees_itself() -> None:
     """Crew 0 (8.25): no roll is at most 0."""
     g, there = grounded(capture=Capture.CAPTURED)
-    assert extricate(there, g, ForcedDice(1))[0].aground is not None
+    assert extricate(there, g, CHARTS, ForcedDice(1))[0].aground is not None
 
 
 def test_no_attempt_in_the_turn_it_ran_aground() -> None:
     g, there = grounded()
     with pytest.raises(IllegalOrder, match="6.36"):
-        extricate(around(g, turn=1), g, NoDice())
+        extricate(around(g, turn=1), g, CHARTS, NoDice())
     with pytest.raises(IllegalOrder, match="6.36"):
-        extricate(there, g5(), NoDice())
+        extricate(there, g5(), CHARTS, NoDice())
+
+
+def test_6_36_the_aground_numbers_are_the_rules_datas() -> None:
+    """A bundle whose Run Aground line says a 5 eliminates (and Crew is still the check) is honoured."""
+    from msgspec.structs import replace
+
+    g, there = grounded()
+    own = replace(CHARTS, fixed=replace(CHARTS.fixed, run_aground=replace(
+        CHARTS.fixed.run_aground, eliminated=RollRange(5, 6))))
+    wreck, events = extricate(there, g, own, ForcedDice(5))
+    assert wreck.removed is Removal.STUCK and any(isinstance(e, Wrecked) for e in events)
 
 
 def test_the_player_chooses_a_free_backwater_hex() -> None:
     g, there = grounded()
-    freed, _ = extricate(there, g, ForcedDice(1), Backwater(Side.PORT))
+    freed, _ = extricate(there, g, CHARTS, ForcedDice(1), Backwater(Side.PORT))
     assert freed.position is not None and freed.position.bow == Hex(30, 14)
     blocked = around(g, [galley("R5-2", "3015/0")], turn=2)
     assert [step for step, _ in freeing_moves(blocked, g)] == [Backwater(Side.PORT), Backwater(Side.STARBOARD)]
     with pytest.raises(IllegalOrder, match="6.36"):
-        extricate(blocked, g, NoDice(), Backwater())
+        extricate(blocked, g, CHARTS, NoDice(), Backwater())
 
 
 def test_stern_first_grounding_frees_bow_first() -> None:
     g = galley("G5-1", "3015-3016", aground=Aground(End.STERN, 1))
-    freed, _ = extricate(around(g, turn=2), g, ForcedDice(2))
+    freed, _ = extricate(around(g, turn=2), g, CHARTS, ForcedDice(2))
     assert where(freed) == "3014-3015"
 
 
@@ -351,6 +365,6 @@ def test_off_a_coast() -> None:
     board = OPEN_SEA.with_coast(Edge.TOP)
     g = galley("G5-1", "3001-3002")
     stuck, _ = run("G5-1 cruise 2: F F", g, board=board)
-    freed, _ = extricate(around(stuck, board=board, turn=2), stuck, ForcedDice(1))
+    freed, _ = extricate(around(stuck, board=board, turn=2), stuck, CHARTS, ForcedDice(1))
     assert freed.position is not None and freed.position.bow == Hex(30, 0)
     assert SINGLE_SHEET.contains(freed.position.bow)

@@ -297,3 +297,22 @@ def test_a_target_that_avoids_but_stays_in_line_is_rammed() -> None:
                                           red="default: avoid=adjacent by=forward")
     assert where(galleys[gid("R5-1")]) == "3014-3015" and galleys[gid("R5-1")].rammed
     assert outcome.end is PlanEnd.RAMMED and not of(events, RamMissed)
+
+
+def test_7_15_under_sail_the_winds_mp_are_no_mp_over_cruise() -> None:
+    """6.23: under sail a galley rams "at considerably reduced capability"; the sail's +1 MP adds no DRM."""
+    from engine.combat_orders import parse_combat_order
+    from engine.combat_record import CombatOptions
+    from engine.combat_steps import execute_plan
+    from engine.hexes import Direction
+    from engine.speed import Wind
+
+    from .combat_support import orders
+
+    sailing = ship("G5-1", "3010-3011", sails_up=True)  # facing row 00, the wind blowing that way: astern
+    field = fleet(sailing, ship("R5-1", "3004-3104"))  # 6 hexes ahead, broadside on: 4 Cruise + 1 wind
+    plan = parse_combat_order("G5-1 cruise 5: 5F R:R5-1")
+    options = CombatOptions(wind=Wind(Direction(0), 2))
+    _, events, _ = execute_plan(OPEN_SEA, field, plan, CHARTS, ForcedDice(6, 6, 1, 1, 1, 1), orders("", ""), options)
+    ram = [e for e in events if isinstance(e, DieRolled) and e.rule == "7.14"]
+    assert ram and not any("over Cruise" in why for why, _ in ram[0].modifiers)

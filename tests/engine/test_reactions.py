@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.events import DieRolled
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -196,9 +198,9 @@ def test_not_head_on_and_not_when_barred() -> None:
 def test_reaction_fire_when_attacked() -> None:
     fired: list[str] = []
 
-    def hook(field, firer, target, what, dice):
+    def hook(field, firer, target, what, dice):  # a hook that fires returns its events (its dice at least)
         fired.append(f"{firer}>{target}:{what}")
-        return field, []
+        return field, [DieRolled(rule="8.45", table="Missile Table", natural=1, outcome="-")]
 
     field = fleet(ship("G3-1", "3114-3113"), ship("R5-1", TARGET))
     _, _, outcome, _ = play("G3-1 cruise 3: F K:R5-1 F F", field, [1, 1], red="default: fire=attacked",

@@ -53,7 +53,7 @@ def test_a_scenario_towered_galley_jettisons_and_announces_one_more_maximum_next
     towered_max = speed_limit(galley, SpeedSide.MAXIMUM).mp
     assert towered_max == printed(galley).maximum.speed - 1
     plan = Plan(galley.id, SpeedSide.CRUISE, 2, (JettisonTowers(), Forward()))
-    moved, _ = move(surroundings(state.board, state.galleys, galley, state.wind, state.turn), galley, plan)
+    moved, _ = move(surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts), galley, plan)
     after, events = after_move(moved, plan)
     assert after.towers_jettisoned and not towered(after) and events
     assert ram_drm(charts(), after) == 0

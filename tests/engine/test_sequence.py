@@ -143,3 +143,24 @@ def test_no_decision_is_taken_when_none_is_due() -> None:
     state = skirmish()
     with pytest.raises(IllegalOrder, match="3.1"):
         play.apply(state, Initiative(side="rome", first="rome"), None)
+
+
+def test_6_2_a_dead_calm_is_rolled_again_next_turn_and_the_wind_rises_from_the_one_it_stilled() -> None:
+    from engine.hexes import Direction
+    from engine.sequence import wind_phase
+    from engine.speed import Wind
+    from engine.events import DieRolled
+    from engine.state import Phase, WindRule
+
+    from tests.engine.game_support import skirmish
+
+    blowing = Wind(Direction(0), 2)
+    state = replace(skirmish(), wind_rule=WindRule(mode="variable", start=blowing), wind=blowing, turn=2,
+                    phase=Phase.WIND)
+    state, _ = wind_phase(state, ForcedDice(1, 1))  # 2: Dead Calm
+    assert state.wind is None
+    state = replace(state, turn=3, phase=Phase.WIND)
+    dice = ForcedDice(5, 5)  # 10: the wind veers one hexside
+    state, events = wind_phase(state, dice)
+    assert dice.unused == [] and any(isinstance(e, DieRolled) and e.rule == "6.2" for e in events)
+    assert state.wind == Wind(Direction(0).turn(1), 2)

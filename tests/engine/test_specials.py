@@ -282,7 +282,9 @@ def test_tauris_sails_up_cruise_first_turn_and_restricted_commanders() -> None:
     assert specials.maximum_barred(replace(state, turn=1), caesarians[0]) is not None
     octavius = state.commander("Marcus Octavius")
     assert octavius.galley.type is GalleyType.QUADRIREME
-    assert specials.commander_barred(state, "Marcus Octavius", G("RL2-1")) is not None
+    # A set-up rule ("the lead ship of his column"): in play he may transfer to any galley (5.51).
+    assert specials.commander_barred(replace(state, phase=Phase.DEPLOYMENT), "Marcus Octavius", G("RL2-1"))
+    assert specials.commander_barred(state, "Marcus Octavius", G("RL2-1")) is None
     for gid, names in command.claims(state, "caesarians").items():
         if "Agricola" in names:
             assert gid.type is GalleyType.REINFORCED_LEMBI
@@ -342,3 +344,34 @@ def test_treasure_capture_reaches_the_victory_ledger() -> None:
     assert choices.wanted(taken).kind == "open"
     done = apply(taken, opening("treasure", value))
     assert any(a.kind == "treasure" and a.vp == 15 and a.side == "octavians" for a in done.awards)
+
+
+def test_chios_5_53_a_lost_commander_never_joins_a_tremiola() -> None:
+    """5.53 relocation obeys "No Tremiolas may ever be a Command Ship" as transfers do."""
+    from msgspec.structs import replace
+
+    from engine.commanders import galley_lost
+    from engine.dice import ForcedDice
+    from engine.state import Squadron
+
+    state = deployed("chios")
+    ship = state.commander("Dionysidorus").galley
+    assert ship is not None
+    from engine.hexes import distance
+
+    here = state.galley(ship).position.bow  # type: ignore[union-attr]
+    far = max((g for g in state.galleys_of("allies") if g.id.type is not GalleyType.TREMIOLA
+               and g.id != ship and g.position is not None and g.id.colour is ship.colour),
+              key=lambda g: distance(here, g.position.bow)).id  # type: ignore[union-attr]
+    squadron = Squadron("Dionysidorus", "allies", (ship, G("GTrm-1"), far), "Dionysidorus")
+    state = replace(state, squadrons=(squadron,))
+    state, _ = galley_lost(state, state.galley(ship), ForcedDice())
+    assert state.commander("Dionysidorus").galley == far  # GTrm-1 is nearer, but barred
+
+
+@pytest.mark.parametrize(("key", "option", "side"), [("ecnomus", "roman_sails", "romans"), ("chios", "allied_sails", "allies")])
+def test_a_side_the_book_lets_start_with_sails_raised_may(key: str, option: str, side: str) -> None:
+    """Ecnomus "may take advantage of this to Raise Sails at the start"; Chios "may have Sails Raised"."""
+    raised = deployed(key, {option: "on"})
+    assert all(g.sails_up for g in raised.galleys_of(side) if g.equipment.sails)
+    assert not any(g.sails_up for g in deployed(key).galleys_of(side))

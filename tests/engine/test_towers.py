@@ -33,7 +33,7 @@ def plan(*steps, mp: int, speed: SpeedSide = SpeedSide.CRUISE) -> Plan:
 
 
 def around(galley=TALL):
-    return surroundings(OPEN_SEA, [galley], galley)
+    return surroundings(OPEN_SEA, [galley], galley, charts=charts())
 
 
 def test_height_advantage_over_ships_without_towers() -> None:
@@ -101,3 +101,13 @@ def test_plans_with_a_jettison_encode_and_name_the_step() -> None:
 
     encoded = msgspec.json.encode(plan(JettisonTowers(), RaiseSails(), mp=2))
     assert b"JettisonTowers" in encoded
+
+
+def test_8_48_the_jettison_cost_is_the_rules_datas() -> None:
+    """A bundle that makes jettisoning cost 2 MP is honoured by the step rule."""
+    own = charts()
+    own = replace(own, fixed=replace(own.fixed, towers=replace(own.fixed.towers, jettison_mp=2)))
+    there = surroundings(OPEN_SEA, [TALL], TALL, charts=own)
+    with pytest.raises(IllegalOrder, match="costs 2 MP"):
+        check_plan(there, TALL, plan(JettisonTowers(), mp=1))
+    check_plan(there, TALL, plan(JettisonTowers(), mp=2))

@@ -105,3 +105,11 @@ def test_7_17_sinking_in_g4_takes_fouled_partners_down() -> None:
     sunk, events = status.sinking(state, dice)
     assert sunk.galley(g("G5-11")).position is None and sunk.galley(g("R5-50")).position is None
     assert vp(sunk) == (7, 7)
+
+
+def test_9_1_the_capture_bonus_is_the_rules_datas() -> None:
+    state = skirmish()
+    text = state.rules.charts.replace("bonus_vp = 1 ", "bonus_vp = 2 ")
+    assert text != state.rules.charts
+    state, _ = victory.captured(replace(state, rules=replace(state.rules, charts=text)), g("G5-12"))
+    assert vp(state) == (9, 0)  # Ram Defense 7 + a Capture Bonus of 2

@@ -255,7 +255,7 @@ def pbem(tmp_path: Path) -> Callable[..., Run]:
         env["PBEM_KEYS"] = str(keys if keys is not None else home / "no-keys")
         command = shutil.which("pbem")
         argv = [command] if command else [sys.executable, "-c", "from pbem.cli import main; main()"]
-        done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=60)
+        done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=600)  # a hang guard, not a speed test (bench/ times commands)
         return Run(done.returncode, done.stdout, done.stderr)
 
     return run
