@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from functools import cached_property
 
 import msgspec
 
@@ -35,7 +36,7 @@ class Edge(enum.Enum):
     RIGHT = "right"
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """A battle's map: its sheets and its land (on-map land hexes and coast beyond edges)."""
 
     map: MapSpec = SINGLE_SHEET
@@ -50,7 +51,12 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.map.contains(h)
 
     def is_sea(self, h: Hex) -> bool:
-        return h not in self.land and self.map.contains(h)
+        return h in self._sea
+
+    @cached_property
+    def _sea(self) -> frozenset[Hex]:
+        """The sea hexes (on the map, not land), made once per board: `is_sea` is asked millions of times."""
+        return frozenset(h for h in self.map.hexes() if h not in self.land)
 
     def with_land(self, hexes: Iterable[Hex]) -> Board:
         return Board(self.map, self.land | frozenset(hexes))

@@ -24,6 +24,7 @@ from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.galley import Galley, GalleyId
 from engine.hexes import Hex, neighbours
+from engine.memo import by_identity
 from engine.position import SIDES, Around
 from engine.state import CommanderState, GameState, Squadron, galley_key
 
@@ -38,37 +39,57 @@ class SquadronFormed(Event, frozen=True, kw_only=True):
     line_astern: bool = False
 
 
-def _occupancy(state: GameState) -> dict[Hex, Galley]:
-    return {h: g for g in state.galleys if g.position is not None for h in g.position.hexes}
+@by_identity(4)
+def _occupancy(galleys: tuple[Galley, ...]) -> dict[Hex, Galley]:
+    return {h: g for g in galleys if g.position is not None for h in g.position.hexes}
 
 
-def command_distance(state: GameState, ship: Galley, other: Galley, limit: int) -> int | None:
-    """Hexes from the Command Ship to `other` (5.23), or None if more than `limit` or blocked."""
-    assert ship.position is not None and other.position is not None
-    occupied = _occupancy(state)
-    targets = set(other.position.hexes)
-    start = set(ship.position.hexes)
-    if targets & start:
-        return 0
-    seen = set(start)
-    frontier: deque[tuple[Hex, int]] = deque((h, 0) for h in start)
+@by_identity(16)
+def _reach(state: GameState, ship_id: GalleyId, limit: int) -> tuple[frozenset[Hex], dict[Hex, int]]:
+    """The Command Ship's hexes, and how far every hex is that a command path reaches within `limit` (5.23).
+
+    A hex counts as reached when a path of at most `limit` hexes touches it,
+    whatever it holds; the path goes on only through sea hexes free of enemy
+    galleys. One search answers for every galley (`command_distance`).
+    """
+    ship = state.galley(ship_id)
+    assert ship.position is not None
+    occupied = _occupancy(state.galleys)
+    start = frozenset(ship.position.hexes)
+    is_sea = state.board.is_sea
+    reached: dict[Hex, int] = {}
+    frontier: deque[tuple[Hex, int]] = deque((h, 0) for h in ship.position.hexes)
     while frontier:
         h, d = frontier.popleft()
         if d >= limit:
             continue
         for n in neighbours(h):
-            if n in seen:
+            if n in start or n in reached:
                 continue
-            seen.add(n)
-            if n in targets:
-                return d + 1
-            if not state.board.is_sea(n):
+            reached[n] = d + 1
+            if not is_sea(n):
                 continue
             there = occupied.get(n)
             if there is not None and there.controller is not ship.controller:
                 continue  # never through an enemy galley
             frontier.append((n, d + 1))
-    return None
+    return start, reached
+
+
+def _distance_in(start: frozenset[Hex], reached: dict[Hex, int], other: Galley) -> int | None:
+    assert other.position is not None
+    hexes = other.position.hexes
+    if any(h in start for h in hexes):
+        return 0
+    found = [reached[h] for h in hexes if h in reached]
+    return min(found) if found else None
+
+
+def command_distance(state: GameState, ship: Galley, other: Galley, limit: int) -> int | None:
+    """Hexes from the Command Ship to `other` (5.23), or None if more than `limit` or blocked."""
+    assert ship.position is not None and other.position is not None
+    start, reached = _reach(state, ship.id, limit)
+    return _distance_in(start, reached, other)
 
 
 def command_ship(state: GameState, commander: CommanderState) -> Galley | None:
@@ -84,8 +105,9 @@ def in_range(state: GameState, commander: CommanderState) -> tuple[GalleyId, ...
     if ship is None:
         return ()
     found = [ship.id]
+    start, reached = _reach(state, ship.id, commander.range)  # one search for all his galleys
     for g in state.galleys_of(state.controller(ship)):
-        if g.id != ship.id and command_distance(state, ship, g, commander.range) is not None:
+        if g.id != ship.id and _distance_in(start, reached, g) is not None:
             found.append(g.id)
     return tuple(found)
 

@@ -47,10 +47,14 @@ class Initiative(Decision, frozen=True, tag="initiative"):
 
 
 class Speed(Decision, frozen=True, tag="speed"):
-    """Phase D (6.12): one squadron's Speed Levels; the galleys named go to Maximum, the rest Cruise."""
+    """Phase D (6.12): one squadron's Speed Levels; the galleys named go to Maximum, the rest Cruise.
+
+    `rest` (a shortcut, engine.shortcuts): "cruise" or "max", the side's standing choice for its
+    squadrons still to choose, applied each time the alternation comes back to it."""
 
     squadron: str
     maximum: tuple[GalleyId, ...] = ()
+    rest: str = ""
 
 
 class Missiles(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -80,6 +84,9 @@ class Activate(Decision, frozen=True, tag="activate"):
     fire: tuple[Missiles, ...] = ()
     grapple: tuple[GrappleOrder, ...] = ()
     firepots: tuple[GalleyId, ...] = ()
+    # A shortcut (engine.shortcuts): the Boarding Segment's parties declared with the activation, for the
+    # grapples that hold (8.21); () boards nothing; None: decided in the Boarding Segment, after the grapples.
+    board: tuple[BoardingParty, ...] | None = None
 
 
 class Double(Decision, frozen=True, tag="double"):
@@ -89,9 +96,15 @@ class Double(Decision, frozen=True, tag="double"):
 
 
 class Individual(Decision, frozen=True, tag="individual"):
-    """F (5.31): activate one Individual Squadron galley; its Crew check is rolled."""
+    """F (5.31): activate one Individual Squadron galley; its Crew check is rolled.
+
+    `if_free` / `if_held` (a shortcut, engine.shortcuts): the galley's activation for either result
+    of the Crew check, checked before the die; the one the die picks is carried out at once. An
+    alternative left out is decided after the die, in the next file, as without the shortcut."""
 
     galley: GalleyId
+    if_free: Activate | None = None
+    if_held: Activate | None = None
 
 
 class Boarding(Decision, frozen=True, tag="board"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator
+from functools import cached_property
 
 import msgspec
 
@@ -63,16 +64,26 @@ class Hex(msgspec.Struct, frozen=True, order=True, array_like=True):
         return f"{self.col:02d}{self.row:02d}"
 
 
-def neighbour(h: Hex, d: int) -> Hex:
-    """The hex across hexside `d` of `h`."""
-    dc, dr = _STEPS[h.col & 1][d % 6]
-    return Hex(h.col + dc, h.row + dr)
+# The grid's neighbour table, filled as hexes are asked about: the rules ask of the same
+# few thousand hexes millions of times a game.
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     """The six hexes around `h`, in direction order 0..5."""
-    steps = _STEPS[h.col & 1]
-    return tuple(Hex(h.col + dc, h.row + dr) for dc, dr in steps)
+    found = _NEIGHBOURS.get(h)
+    if found is None:
+        steps = _STEPS[h.col & 1]
+        found = _NEIGHBOURS[h] = tuple(Hex(h.col + dc, h.row + dr) for dc, dr in steps)
+    return found
+
+
+def neighbour(h: Hex, d: int) -> Hex:
+    """The hex across hexside `d` of `h`."""
+    found = _NEIGHBOURS.get(h)
+    if found is None:
+        found = neighbours(h)
+    return found[d % 6]
 
 
 def _cube(h: Hex) -> tuple[int, int, int]:
@@ -164,7 +175,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         )
 
 
-class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """The sheets of a battle's map and how they join (2.2; scenario "Maps").
 
     Build one with `single()`, `long_edge()` (Ecnomus) or `short_edge()`
@@ -255,10 +266,12 @@ class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def contains(self, h: Hex) -> bool:
         """Whether global hex `h` is on the map."""
-        for sheet in self.sheets:
-            if sheet.shows(h.col - sheet.col_shift, h.row - sheet.row_shift):
-                return True
-        return False
+        return h in self._on_map
+
+    @cached_property
+    def _on_map(self) -> frozenset[Hex]:
+        """Every hex some sheet shows (`hexes()` as a set, made once per map)."""
+        return frozenset(self.hexes())
 
     def hexes(self) -> Iterator[Hex]:
         """Every hex of the map."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 
 from engine import command, deploy_examples, scenario_play
-from engine import legal_combat
+from engine import legal_combat, legal_shortcuts
 from engine.activation import allowed, double_options, squadrons_left
 from engine.commanders import transfer_targets
 from engine.decisions import (
@@ -53,10 +53,13 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += [Initiative(side=due.side, first=s.key) for s in state.sides]
     elif due.kind == "speed":
         out += speed_levels(state, due.side)
+        out += legal_shortcuts.speed_examples([d for d in out if isinstance(d, Speed)])
     elif due.kind == "activate":
         out += activations(state, due)
+        out += legal_shortcuts.board_examples(out)
     elif due.kind == "individual":
         out += [Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)]
+        out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
     elif due.kind == "board":
         out += legal_combat.boarding_examples(state, due.side)
     if due.kind == "speed":

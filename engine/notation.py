@@ -12,6 +12,8 @@
     reactions: default: avoid=ram-position fire=attacked; G3-12: avoid=never
     double Egypt
     individual G3-12
+    individual G3-12: free: G3-12 max 6: F F R:R5-3 | held: G3-12 cruise 2: F F     (engine.shortcuts)
+    speed Egypt: max G3-1; rest: cruise                                             (engine.shortcuts)
     transfer Egypt to G3-14
     concede / propose halt / accept halt
 
@@ -50,6 +52,7 @@ from engine.position import format_position, parse_position
 from engine.reactions import format_reactions, parse_reactions
 
 _AT_STEP = re.compile(r"(.*?)\s+@(\d+)")
+_THEN_BOARD = re.compile(r"then\s+board\s*:?\s*(.*)", re.IGNORECASE)
 _GALLEY_ORDERS = ("disengage", "grapple", "fire", "firepots")
 
 
@@ -106,11 +109,18 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
             raise NotationError("write 'initiative: SIDE first'")
         return Initiative(side=side, first=match.group(1))
     if verb == "speed" and colon and rest:
+        body, _, standing = body.partition(";")
+        later = ""
+        if standing.strip():  # the standing choice for the side's other squadrons (engine.shortcuts)
+            match = re.fullmatch(r"rest:?\s*(cruise|max)", standing.strip(), re.IGNORECASE)
+            if match is None:
+                raise NotationError("write 'rest: cruise' or 'rest: max' after the squadron's speed")
+            later = match.group(1).lower()
         level, _, ids = body.strip().partition(" ")
         if level.lower() == "cruise" and not ids:
-            return Speed(side=side, squadron=rest)
+            return Speed(side=side, squadron=rest, rest=later)
         if level.lower() == "max":
-            return Speed(side=side, squadron=rest, maximum=_ids(ids))
+            return Speed(side=side, squadron=rest, maximum=_ids(ids), rest=later)
         raise NotationError("write 'speed SQUADRON: cruise' or 'speed SQUADRON: max GALLEY ...'")
     if verb == "activate" and colon and rest:
         first, _, second = rest.partition(" + ")
@@ -124,6 +134,8 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
         return Double(side=side, other=rest)
     if verb == "individual" and rest and not colon:
         return Individual(side=side, galley=parse_galley_id(rest))
+    if verb == "individual" and rest and colon:
+        return _individual(side, rest, body, map_)
     if verb == "transfer" and not colon:
         match = re.fullmatch(r"(.+) to (\S+)", rest)
         if match:
@@ -138,10 +150,16 @@ def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSp
     """The parts of an activation: movement orders, and per galley disengage, fire, grapple, firepots."""
     fields: dict[str, list] = {"plans": [], "disengage": [], "fire": [], "grapple": [], "firepots": []}
     refloat: tuple = ()
+    board: tuple | None = None
     for part in _parts(body):
         words = part.split()
         keyword = words[1].lower() if len(words) > 1 else ""
-        if words[0].lower() == "refloat":
+        then_board = _THEN_BOARD.fullmatch(part)
+        if then_board:  # the Boarding Segment's parties, declared now (engine.shortcuts)
+            rest_text = then_board.group(1).strip()
+            board = () if rest_text.lower() == NOTHING else \
+                manpower_orders.parse_boarding("board: " + rest_text).parties
+        elif words[0].lower() == "refloat":
             refloat = _ids(part[len("refloat"):])
         elif keyword == "disengage":
             fields["disengage"].append(manpower_orders.parse_disengage(part).galley)
@@ -155,8 +173,27 @@ def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSp
             fields["fire"].append(Missiles(manpower_orders.parse_fire(text), step))
         else:
             fields["plans"].append(orders.parse_order(part))
-    return Activate(side=side, squadron=squadron, also=also, refloat=refloat,
+    return Activate(side=side, squadron=squadron, also=also, refloat=refloat, board=board,
                     **{k: tuple(v) for k, v in fields.items()})
+
+
+def _individual(side: str, galley: str, body: str, map_: MapSpec) -> Individual:
+    """`individual G3-12: free: ORDERS | held: ORDERS`: the Crew check's alternatives (engine.shortcuts)."""
+    gid = parse_galley_id(galley)
+    alternatives: dict[str, Activate] = {}
+    for part in _parts(body, "|"):
+        result, colon, orders_text = part.partition(":")
+        result = result.strip().lower()
+        if not colon or result not in ("free", "held") or result in alternatives:
+            raise NotationError(f"{part!r}: write 'free: ORDERS' and/or 'held: ORDERS', separated by '|'")
+        text = "" if orders_text.strip().lower() == NOTHING else orders_text
+        alternatives[result] = _activate(side, str(gid), None, text, map_)
+    if not alternatives:
+        raise NotationError("write 'individual GALLEY', or after ':' 'free: ORDERS | held: ORDERS'")
+    return Individual(side=side, galley=gid, if_free=alternatives.get("free"), if_held=alternatives.get("held"))
+
+
+NOTHING = "nothing"  # an alternative in which the galley does nothing (still activated, 5.41)
 
 
 def _activation_parts(decision: Activate, map_: MapSpec) -> list[str]:
@@ -168,6 +205,9 @@ def _activation_parts(decision: Activate, map_: MapSpec) -> list[str]:
     parts += [manpower_orders.format_grapple(o, map_) for o in decision.grapple]
     if decision.refloat:
         parts.append("refloat " + " ".join(str(g) for g in decision.refloat))
+    if decision.board is not None:
+        parts.append("then " + (manpower_orders.format_boarding(manpower_orders.BoardingOrder(decision.board))
+                                if decision.board else f"board {NOTHING}"))
     return parts
 
 
@@ -184,9 +224,10 @@ def format_decision(decision: AnyDecision, map_: MapSpec = SINGLE_SHEET) -> str:
     if isinstance(decision, Initiative):
         return f"initiative: {decision.first} first"
     if isinstance(decision, Speed):
+        later = f"; rest: {decision.rest}" if decision.rest else ""
         if not decision.maximum:
-            return f"speed {decision.squadron}: cruise"
-        return f"speed {decision.squadron}: max " + " ".join(str(g) for g in decision.maximum)
+            return f"speed {decision.squadron}: cruise{later}"
+        return f"speed {decision.squadron}: max " + " ".join(str(g) for g in decision.maximum) + later
     if isinstance(decision, Activate):
         who = decision.squadron + (f" + {decision.also}" if decision.also else "")
         parts = _activation_parts(decision, map_)
@@ -199,7 +240,9 @@ def format_decision(decision: AnyDecision, map_: MapSpec = SINGLE_SHEET) -> str:
     if isinstance(decision, Double):
         return f"double {decision.other}"
     if isinstance(decision, Individual):
-        return f"individual {decision.galley}"
+        alternatives = [f"{word}: " + ("; ".join(_activation_parts(a, map_)) or NOTHING)
+                        for word, a in (("free", decision.if_free), ("held", decision.if_held)) if a is not None]
+        return f"individual {decision.galley}" + (": " + " | ".join(alternatives) if alternatives else "")
     if isinstance(decision, Transfer):
         return f"transfer {decision.commander} to {decision.to}"
     if isinstance(decision, Concede):

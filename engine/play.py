@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from engine import activation, boarding_segment, commanders, initiative, scenario_play, sequence, setup, victory
+from engine import activation, boarding_segment, commanders, initiative, order_errors, scenario_play, sequence, setup, shortcuts, victory
 from engine.decisions import (
     AcceptHalt,
     Activate,
@@ -85,6 +85,7 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         raise WrongPlayer(f"{due.side} decides now ({due.prompt}), not {decision.side}")
     if state.halt_proposed is not None and state.halt_proposed != decision.side and not isinstance(decision, AcceptHalt):
         state = replace(state, halt_proposed=None)  # carrying on declines the offer
+    order_errors.check_names(state, decision)  # an unknown name is refused as such, before the rules
     if isinstance(decision, Concede):
         return victory.end(state, victory.concession(state, decision.side))
     if isinstance(decision, ProposeHalt):
@@ -112,14 +113,17 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
     if isinstance(decision, Initiative):
         return initiative.choose_first(state, decision)
     if isinstance(decision, Speed):
-        return sequence.choose_speed(state, decision)
+        return shortcuts.choose_speed(state, decision)
     if isinstance(decision, Double):
         if state.current is not None or state.phase is not Phase.COMMAND:
             raise IllegalOrder("5.42", "a Double Activation is declared at the start of an activation in phase E")
         return activation.apply_double(state, decision, dice)
     if isinstance(decision, Individual):
-        return activation.apply_individual(state, decision, dice)
+        return shortcuts.apply_individual(state, decision, dice)
     if isinstance(decision, Boarding):
         return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)
-    return scenario_play.activate(state, decision, dice)
+    try:
+        return shortcuts.activate(state, decision, dice)
+    except IllegalOrder as exc:  # raised before any die: say which galley's orders it is about
+        raise order_errors.about_galley(state, decision, exc) from None

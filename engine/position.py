@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+from functools import cached_property
 
 import msgspec
 
@@ -56,25 +57,35 @@ class Around(enum.Enum):
     STERN = "stern"
 
 
-class Position(msgspec.Struct, frozen=True, order=True):
-    """A galley's bow hex and facing (the direction its bow points); `double`: two hexes."""
+class Position(msgspec.Struct, frozen=True, order=True, dict=True):
+    """A galley's bow hex and facing (the direction its bow points); `double`: two hexes.
+
+    The geometry below is asked millions of times a game of a few thousand
+    positions, so each is worked out once per (immutable) position and kept
+    on it (`dict=True` gives the struct a place for cached properties; they
+    are not fields: not encoded, not compared).
+    """
 
     bow: Hex
     facing: Direction
     double: bool = True
 
-    @property
+    @cached_property
     def stern(self) -> Hex:
         """The stern hex of a double counter; a single counter's one hex."""
         return neighbour(self.bow, self.facing + 3) if self.double else self.bow
 
-    @property
+    @cached_property
     def hexes(self) -> tuple[Hex, ...]:
         """The hexes the counter fills, bow first."""
         return (self.bow, self.stern) if self.double else (self.bow,)
 
     def around(self, where: Around, side: Side | None = None) -> Hex:
         """One hex around the galley (geometry.md); `side` for the flank kinds."""
+        found = self._around.get((where, side))
+        return found if found is not None else self._work_out(where, side)
+
+    def _work_out(self, where: Around, side: Side | None) -> Hex:
         d = self.facing
         if where is Around.BOW:
             return neighbour(self.bow, d)
@@ -91,18 +102,30 @@ class Position(msgspec.Struct, frozen=True, order=True):
             return neighbour(self.bow, d + 2 * s)
         return neighbour(self.stern, d + 2 * s)  # stern/flank
 
+    @cached_property
+    def _around(self) -> dict[tuple[Around, Side | None], Hex]:
+        return {(where, side): h for where, side, h in self.surrounding()}
+
     def surrounding(self) -> tuple[tuple[Around, Side | None, Hex], ...]:
         """Every hex around the galley with what it is to the galley (4.2)."""
+        return self._surrounding
+
+    @cached_property
+    def _surrounding(self) -> tuple[tuple[Around, Side | None, Hex], ...]:
         kinds: list[tuple[Around, Side | None]] = [(Around.BOW, None)]
         kinds += [(Around.BOW_FLANK, s) for s in SIDES]
         if self.double:
             kinds += [(Around.FLANK, s) for s in SIDES]
         kinds += [(Around.STERN_FLANK, s) for s in SIDES]
         kinds.append((Around.STERN, None))
-        return tuple((where, side, self.around(where, side)) for where, side in kinds)
+        return tuple((where, side, self._work_out(where, side)) for where, side in kinds)
 
     def adjacent(self) -> frozenset[Hex]:
         """The hexes adjacent to any hex of the galley, its own excluded."""
+        return self._adjacent
+
+    @cached_property
+    def _adjacent(self) -> frozenset[Hex]:
         return frozenset(h for _, _, h in self.surrounding())
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine import agent, choices, describe, legal as legal_actions, notation, play, references, rulesdata, secrets, sequence, tournament
+from engine import agent, board_text, choices, describe, draft, explain, legal as legal_actions, notation, play, reactions_text, references, rulesdata, secrets, sequence, tournament
 from engine.decisions import from_json, to_json
 from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.scenario import (
@@ -22,7 +22,7 @@ from engine.scenario import (
     side_galleys,
 )
 from engine.setup import new_game
-from engine.state import GameState, encode_state
+from engine.state import GameState, decode_state, encode_state
 
 TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 
@@ -128,6 +128,10 @@ class WarGalley:
     def state_bytes(self, state: GameState) -> bytes:
         return encode_state(state)
 
+    def load_state(self, data: bytes, rules_data: bytes) -> GameState:
+        """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
+        return decode_state(data, rulesdata.load_rules_data(rules_data))
+
     def parse_order(self, text: str, state: GameState) -> Any:
         side = play.pending(state).side or ""
         return to_json(notation.parse_decision(text, side, state.board.map))
@@ -142,22 +146,49 @@ class WarGalley:
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:
-        return describe.state_summary(state)
+        """The phase, VP and galleys, then each side's standing reactions (engine.reactions_text)."""
+        return f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
 
     def describe_event(self, event: Any, state: GameState | None = None) -> str:
         return describe.event_words(event, state.board.map if state is not None else None)
 
+    def explain(self, state: GameState, subject: str | None) -> tuple[Any, str]:
+        """(JSON data, text): a galley's ratings, markers, MP, end positions and targets (engine.explain);
+        with no subject, every galley's place (engine.board_text)."""
+        return explain.explain(state, subject)
+
+    def board(self, state: GameState) -> str:
+        return board_text.board_text(state)
+
+    def draft(self, state: GameState, game: str = "GAME") -> str:
+        """The pending decision as an editable order file, the options as comments (engine.draft)."""
+        return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
+
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
+
+    # --- reports (docs/reports.md) ---
+    report_templates = "war_galley"  # templates/war_galley/
+
+    def view(self, state: GameState, events: list[Any], before: GameState | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        from engine import view
+
+        return view.view(state, events, before, options)
+
+    def turn(self, state: GameState) -> int:
+        """The game turn (3.1; 0 during deployment): pbem counts files per turn with it."""
+        return state.turn
 
     # --- for `pbem demo` ---
     demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
 
-    def choose(self, state: GameState, side: str, rng: Any) -> Any:
-        """The demo player's decision (engine.agent); a secret choice as its unsealed order line."""
+    def choose(self, state: GameState, side: str, rng: Any, shortcuts: bool = True) -> Any:
+        """The demo player's decision (engine.agent); a secret choice as its unsealed order line.
+        `shortcuts=False`: a player who decides after every die (for counting what they save)."""
         if choices.wanted(state) is not None:
             return rng.choice(choices.listed(state))
-        return agent.choose_json(state, side, rng)
+        return agent.choose_json(state, side, rng, shortcuts)
 
 
 RULESET = WarGalley()

@@ -30,6 +30,7 @@ from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
 from engine.galley import Galley, GalleyId
 from engine.initiative import active_admirals, roll_initiative
+from engine.memo import by_identity
 from engine.ratings import SpeedSide
 from engine.speed import Wind, maximum_barred
 from engine.state import PHASE_NAMES, GameState, Phase, PhaseBegan, Segment, Squadron
@@ -78,6 +79,7 @@ def _speed_left(state: GameState, side: str) -> list[Squadron]:
     return [s for s in state.squadrons if s.side == side and s.key not in state.speed_set]
 
 
+@by_identity(8)  # asked many times of one state (pending, apply, listings)
 def decision_due(state: GameState) -> Due | None:
     """The decision the rules wait for now, or None when automatic steps come next (or the game is over)."""
     if state.result is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -250,7 +251,7 @@ class PendingActivation(msgspec.Struct, frozen=True):
     double: bool = False  # a Double Activation (5.42)
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     scenario: str
     rules: RulesData
     options: tuple[tuple[str, str], ...]
@@ -318,13 +319,18 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         return self.side_of(galley.controller)
 
     def galley(self, galley_id: GalleyId) -> Galley:
-        for g in self.galleys:
-            if g.id == galley_id:
-                return g
-        raise KeyError(galley_id)
+        found = self._galley_index.get(galley_id)
+        if found is None:
+            raise KeyError(galley_id)
+        return found
 
     def has_galley(self, galley_id: GalleyId) -> bool:
-        return any(g.id == galley_id for g in self.galleys)
+        return galley_id in self._galley_index
+
+    @cached_property
+    def _galley_index(self) -> dict[GalleyId, Galley]:
+        """Galleys by id, made once per (immutable) state; the first of a repeated id, as a scan finds it."""
+        return {g.id: g for g in reversed(self.galleys)}
 
     def galleys_of(self, side: str) -> Iterator[Galley]:
         """The galleys `side` controls that are on the map."""
@@ -422,6 +428,28 @@ def encode_state(state: GameState) -> bytes:
     galleys = tuple(_sorted_sets(g) for g in state.galleys)
     return _encoder.encode(replace(state, rules=pinned, galleys=galleys, record=_sorted_struct(state.record),
                                    devices=_sorted_struct(state.devices)))
+
+
+def _typed(kind: type, value: Any) -> Any:
+    """What the decoder cannot decode by itself: a roll range from its text (the inverse of `_plain`)."""
+    if kind is RollRange and isinstance(value, str):
+        return RollRange.parse(value)
+    raise NotImplementedError(f"cannot decode {kind}")
+
+
+_decoder = msgspec.json.Decoder(GameState, dec_hook=_typed)
+
+
+def decode_state(data: bytes, rules: RulesData) -> GameState:
+    """The state `encode_state` wrote, with the game's rules data put back in place of its hash.
+
+    Sets come back as sets (their sorted order in the bytes does not matter),
+    so `encode_state(decode_state(b, rules)) == b` and the state equals the one encoded.
+    """
+    state = _decoder.decode(data)
+    if state.rules.charts != rules.sha256:
+        raise ValueError("the state was encoded with other rules data")
+    return replace(state, rules=rules)
 
 
 class PhaseBegan(Event, frozen=True, kw_only=True):

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 from functools import lru_cache
+from pathlib import Path
 
 DEFAULT_LENGTH = 100_000
 SEED_LABEL = b"pbem-chain-seed-v1"
@@ -61,13 +63,59 @@ def _checkpoints(seed_value: bytes, length: int) -> tuple[bytes, ...]:
     return tuple(points)
 
 
-def reveal(seed_value: bytes, length: int, j: int) -> bytes:
-    """The author's j-th reveal (j >= 1)."""
+def reveal(seed_value: bytes, length: int, j: int, store: Path | None = None) -> bytes:
+    """The author's j-th reveal (j >= 1).
+
+    With `store` (a folder beside the private key) the checkpoints are kept
+    there, so a later process walks at most 256 steps instead of the whole
+    chain. A kept file is used only if its shape fits and it starts at the
+    seed; the caller still checks the reveal against the published chain
+    (`follows`) and calls `forget` if it does not fit.
+    """
     if not 1 <= j <= length:
         raise ValueError(f"reveal {j} outside a chain of length {length}")
     position = length - j
-    start = _checkpoints(seed_value, length)[position // CHECKPOINT]
-    return value_at(start, position % CHECKPOINT)
+    points = _kept(store, seed_value, length) if store is not None else _checkpoints(seed_value, length)
+    return value_at(points[position // CHECKPOINT], position % CHECKPOINT)
+
+
+def _kept_path(store: Path, seed_value: bytes, length: int) -> Path:
+    # Named by a hash of the seed: the name tells nothing about the chain.
+    name = hashlib.sha256(b"pbem-chain-checkpoints-v1" + seed_value + str(length).encode()).hexdigest()[:32]
+    return store / f"{name}.chain"
+
+
+def _kept(store: Path, seed_value: bytes, length: int) -> tuple[bytes, ...]:
+    path = _kept_path(store, seed_value, length)
+    count = length // CHECKPOINT + 1
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    if len(data) == 32 * count and data[:32] == seed_value:
+        return tuple(data[i : i + 32] for i in range(0, len(data), 32))
+    points = _checkpoints(seed_value, length)
+    _write_private(path, b"".join(points))
+    return points
+
+
+def forget(store: Path, seed_value: bytes, length: int) -> None:
+    """Drop kept checkpoints that gave a wrong reveal (damaged): the next reveal walks the chain again."""
+    _kept_path(store, seed_value, length).unlink(missing_ok=True)
+    _checkpoints.cache_clear()
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Owner-only from the first byte, replaced atomically; a failure only costs the next walk."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        pass
 
 
 def follows(new: bytes, previous: bytes) -> bool:

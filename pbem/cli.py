@@ -12,14 +12,25 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import armor as armoring, chain, identity as ids, movefile, referee, session
-from pbem import provenance, ruleset as rulesets, textsafe
-from pbem.movefile import Player
+from pbem import chain, cli_report, textsafe
 from pbem.errors import PbemError, UsageError
+from pbem.lazy import lazy, loaded
+
+# Loaded when a command first uses them: `pbem --help` needs none of them.
+armoring = lazy("pbem.armor")
+ids = lazy("pbem.identity")
+movefile = lazy("pbem.movefile")
+referee = lazy("pbem.referee")
+session = lazy("pbem.session")
+rulesets = lazy("pbem.ruleset")
+provenance = lazy("pbem.provenance")
+intake = lazy("pbem.intake")
+if TYPE_CHECKING:
+    from pbem.movefile import Player
 
 app = typer.Typer(
     name="pbem",
@@ -131,9 +142,8 @@ def _read(path: Path) -> bytes:
 
 
 def _stdin() -> bytes:
-    from pbem import folder as folders
-
-    return folders.read_stream(sys.stdin.buffer, "standard input", folders.MAX_INCOMING_BYTES)
+    """Standard input up to the bound of a mail message (pbem.intake: mail may be piped in)."""
+    return intake.read_bounded(None, intake.MAX_MESSAGE_BYTES, sys.stdin.buffer)
 
 
 def _only_key(folder: Path) -> ids.Identity:
@@ -151,18 +161,22 @@ def accept(
     out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
     name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
+    again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
     """Accept an invitation: check it, then write the acceptance (file 1)."""
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
+    cli_player.refuse_second_acceptance(invitation, me, folder, again)
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
+    cli_player.record_acceptance(game.game_id, me, folder, path)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
     _setup_report(game.setup, game.guest)
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
+    cli_player.solo_answers(out_folder, folder, None, out)
 
 
 @app.command()
@@ -171,7 +185,7 @@ def receive(
     files: Annotated[list[Path], typer.Argument(help="Files received (raw or armored; '-' reads standard input).")],
     key: KeyOption = None,
     keys: KeysOption = None,
-    no_reply: Annotated[bool, typer.Option(help="Do not write the acknowledgement automatically.")] = False,
+    no_reply: Annotated[bool, typer.Option("--no-reply", help="Do not write the acknowledgement automatically.")] = False,
 ) -> None:
     """Check received files and add them to the game; acknowledge when you have nothing to decide."""
     incoming: list[tuple[bytes, str]] = []
@@ -183,10 +197,17 @@ def receive(
     result = session.receive(folder, incoming)
     for line in result.already:
         out(line + " (nothing to do)")
+    game = referee.load(folder)
+    if not result.added:  # an old or duplicate message: say so, and show nothing as if it were new
+        out(f"nothing new: {len(result.already)} file{'s' if len(result.already) != 1 else ''} already in the game; "
+            + cli_player.waiting_line(game))
+        return
     for path in result.added:
         out(f"added {path}")
-    game = referee.load(folder)
-    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+    cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
+    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
+    if result.added:
+        cli_report.write_reports(folder, keys, key, out)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
@@ -212,16 +233,24 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
             path, _, _ = session.move(game_folder(game), me, [], "")
-            out(f"{outcome}; wrote the final file {path}: send it to your opponent")
+            out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
+            out(_armored(path))
         else:
             out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
         path, _, _ = session.move(game_folder(game), me, [], "")
-        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent")
+        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
+        out(_armored(path))
     else:
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+
+
+def _armored(path: Path) -> str:
+    raw = _read(path)
+    signed = movefile.parse(raw, str(path))
+    return armoring.armor(raw, f"Game: {signed.body.game} File: {signed.body.seq}").rstrip("\n")
 
 
 def _scenario_label(setup: referee.Setup) -> str:
@@ -257,8 +286,15 @@ def game_folder(game: referee.Game) -> Path:
 
 
 @app.command()
-def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
+def status(
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    key: KeyOption = None,
+    keys: KeysOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON (docs/cli.md).")] = False,
+) -> None:
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
+    if as_json:
+        return cli_player.print_status_json(folder, keys, key)
     game = referee.load(folder)
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
@@ -274,26 +310,12 @@ def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key
 
 
 @app.command()
-def legal(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
-    """List the orders you may give now (on your turn)."""
-    game = referee.load(folder)
-    me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    view = referee.outlook(game, me)
-    player = game.player(view.role)
-    if view.pending.side != player.side:
-        out(f"nothing for you to decide now ({view.pending.prompt})")
-        return
-    out(view.pending.prompt)
-    for decision in game.ruleset.legal(view.resolution.state):
-        out("  " + textsafe.visible(game.ruleset.format_order(decision)))
-
-
-@app.command()
 def move(
     folder: Annotated[Path, typer.Argument(help="The game folder.")],
     orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
     orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
     note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
+    pass_: Annotated[bool, typer.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -303,10 +325,15 @@ def move(
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
     game = referee.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
+    cli_player.refuse_empty_move(game, me, lines, pass_)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
-    out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+    count = len(signed.body.decisions)
+    out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
+        "or undo it by deleting it before it is sent")
+    cli_player.solo_answers(folder, ids.key_folder(keys), key, out)
+    cli_report.write_reports(folder, keys, key, out)
 
 
 @app.command()
@@ -353,11 +380,13 @@ def armor(file: Annotated[Path, typer.Argument(help="A game file to print in arm
 
 @app.command()
 def verify(
-    path: Annotated[Path, typer.Argument(help="A game folder.")],
+    path: Annotated[Path, typer.Argument(help="A game folder, or an archive made by pbem archive.")],
     against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
-    game = referee.load(path)
+    if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
+        return cli_report.verify_archive(path, out)
+    game = referee.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
@@ -390,6 +419,16 @@ def demo(
     run_demo(out_folder, ruleset, seed, out, scenario)
 
 
+from pbem import cli_orders  # noqa: E402  (legal, orders, board: pbem/cli_orders.py)
+
+cli_orders.register(app)
+cli_report.register(app)  # report, archive
+from pbem import cli_mail, cli_player  # noqa: E402  (commands in their own modules)
+
+cli_mail.register(app)
+cli_player.register(app)
+
+
 def _click_exception() -> type[Exception]:
     """click's base exception, wherever this typer keeps click (it may vendor it)."""
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -399,6 +438,8 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
         result = app(standalone_mode=False)
+        if loaded(referee):  # only now: a failed command leaves the game folder as it was
+            referee.save_state_caches()
     except PbemError as exc:
         typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)

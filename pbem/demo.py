@@ -21,6 +21,7 @@ from pbem import commitments, folder as folder_files, identity as ids, referee, 
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
+from pbem.tally import lines as tally_lines, tally
 
 # A game without a turn limit may never end under random choices:
 # the demo stops after this many files, unfinished, and still verifies both folders.
@@ -95,9 +96,25 @@ def run_demo(
         state = final["host"].resolved_state
         result = f"stopped after {len(final['host'].files)} files, unfinished: {ruleset.describe(state)}"
     say(f"result: {result}")
+    for line in tally_lines(tally(final["host"])):
+        say(line)
     say(f"verified: {len(final['host'].files)} files, both folders identical")
     say(f"games: {folders['host']} and {folders['guest']}; check with: pbem verify {folders['host']}")
+    _write_reports(final["host"], out_folder, say)
     return folders["host"]
+
+
+def _write_reports(game: referee.Game, out_folder: Path, say: Callable[[str], None]) -> None:
+    """The last turn's report and the whole game's archive, beside the players' folders, for the reader to open."""
+    from pbem import archive, report
+
+    if getattr(game.ruleset, "view", None) is None or not game.resolutions:
+        return
+    span = report.turn_spans(game)[-1]
+    path = report.write(out_folder / "report" / f"{span.title.replace(' ', '-')}.html", report.render(game, span))
+    say(f"turn report: {path} (open it in a browser)")
+    archived = archive.write(game, out_folder / "archive.html")
+    say(f"archive: {archived} (the whole game; check it with: pbem verify {archived})")
 
 
 def _replay_from_scratch(folder: Path) -> referee.Game:

@@ -213,6 +213,10 @@ class Duel:
     def state_bytes(self, state: State) -> bytes:
         return msgspec.json.encode(state)
 
+    def load_state(self, data: bytes, rules_data: bytes) -> State:
+        """The inverse of `state_bytes` (the rules data travels inside a duel's state)."""
+        return msgspec.json.decode(data, type=State)
+
     def result(self, state: State) -> str | None:
         red, blue = state.hp
         if red == 0 or blue == 0:
@@ -253,6 +257,49 @@ class Duel:
         if isinstance(event, Ended):
             return f"Game over: {event.result}"
         return repr(event)
+
+
+    # ----- reports (docs/reports.md) ------------------------------------------------------
+    report_templates = "duel"  # templates/duel/
+
+    def turn(self, state: State) -> int:
+        return state.round
+
+    def view(self, state: State, events: list[Any], before: State | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The duel as plain data: both sides' hit points, the events, every die explained."""
+        dice: list[dict[str, Any]] = []
+        for number, event in enumerate(events):
+            if isinstance(event, Initiative):
+                for side, roll in zip(state.sides, event.rolls):
+                    dice.append({"event": number, "rule": "rule 1", "table": "Initiative", "cross_index": side,
+                                 "modifiers": [], "natural": roll, "adjusted": roll, "needed": "higher than the other",
+                                 "result": "acts first" if event.first == side else "tie" if not event.first else "acts second",
+                                 "reuses": False})
+            elif isinstance(event, Attacked):
+                base = state.rules.hit if event.action == "strike" else state.rules.power
+                mods = [["the defender guards (rule 2)", state.rules.guard]] if event.needed > base else []
+                dice.append({"event": number, "rule": "rule 3", "table": f"{event.action.capitalize()} (2d6)",
+                             "cross_index": "", "modifiers": [], "natural": event.roll, "adjusted": event.roll,
+                             "needed": f"{event.needed} or more" + (f" ({base} + {mods[0][1]} for the guard)" if mods else ""),
+                             "result": f"hit for {event.damage}" if event.damage else "miss", "reuses": False})
+        hp_before = before.hp if before is not None else state.hp
+        return {
+            "ruleset": "duel",
+            "title": f"Dice Duel: {state.sides[0]} v {state.sides[1]}",
+            "turn": state.round,
+            "phase": f"round {min(state.round, state.rounds)} of {state.rounds}",
+            "summary": self.describe(state),
+            "result": self.result(state),
+            "sides": [{"name": side, "hp": hp, "start_hp": state.start_hp, "was": was,
+                       "guarding": state.guarding[i]}
+                      for i, (side, hp, was) in enumerate(zip(state.sides, state.hp, hp_before))],
+            "events": [{"kind": type(e).__name__, "rule": "", "text": self.describe_event(e),
+                        "die": isinstance(e, (Initiative, Attacked)), "phase": isinstance(e, Initiative)}
+                       for e in events],
+            "dice": dice,
+            "rules": {"hit": state.rules.hit, "power": state.rules.power, "guard": state.rules.guard},
+        }
 
 
 RULESET = Duel()

@@ -102,6 +102,12 @@ class Identity:
 
     name: str
     private: Ed25519PrivateKey
+    folder: Path | None = None  # the key folder it was loaded from (for its private reveal-chain checkpoints)
+
+    @property
+    def chain_store(self) -> Path | None:
+        """Where this key's reveal-chain checkpoints are kept: beside the private key, owner-only."""
+        return self.folder / "chains" / self.name if self.folder is not None else None
 
     @property
     def public_b64(self) -> str:
@@ -141,7 +147,7 @@ def generate(name: str, folder: Path) -> Identity:
         raise UsageError(f"key {name!r} already exists in {folder}; choose another name")
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     private = Ed25519PrivateKey.generate()
-    identity = Identity(name, private)
+    identity = Identity(name, private, folder)
     check_public(identity.public_b64, f"new key {name!r}")  # a generated key always passes; never write one that would not
     pem = private.private_bytes(
         serialization.Encoding.PEM,
@@ -172,7 +178,7 @@ def load(name: str, folder: Path) -> Identity:
         raise KeyProblem(f"{key_path}: not a readable private key") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise KeyProblem(f"{key_path}: not an Ed25519 key")
-    identity = Identity(name, private)
+    identity = Identity(name, private, folder)
     check_public(identity.public_b64, str(key_path))
     return identity
 

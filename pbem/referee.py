@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import secrets
 import time as _time
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Iterator
@@ -138,6 +139,48 @@ class Resolution:
     rolls: list[RecordedRoll]
 
 
+class Resolutions(MutableMapping[int, Resolution]):
+    """resolutions[k] resolves file k; those a state cache skipped are replayed when first asked for.
+
+    A game loaded from the cache (pbem.statecache) knows its latest state but
+    not the events and dice of every earlier file: `history`, reports and the
+    like ask for them, and then, once, the files are replayed from file 0.
+    """
+
+    def __init__(self, known: dict[int, Resolution] | None = None, fill: Callable[[], dict[int, Resolution]] | None = None) -> None:
+        self._known = dict(known or {})
+        self._fill = fill
+
+    def _complete(self) -> None:
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            for seq, resolution in fill().items():
+                self._known.setdefault(seq, resolution)
+
+    def __getitem__(self, seq: int) -> Resolution:
+        if seq not in self._known:
+            self._complete()
+        return self._known[seq]
+
+    def __setitem__(self, seq: int, resolution: Resolution) -> None:
+        self._known[seq] = resolution
+
+    def __delitem__(self, seq: int) -> None:
+        self._complete()
+        del self._known[seq]
+
+    def __iter__(self) -> Iterator[int]:
+        self._complete()
+        return iter(sorted(self._known))
+
+    def __len__(self) -> int:
+        self._complete()
+        return len(self._known)
+
+    def copy(self) -> Resolutions:
+        return Resolutions(self._known, self._fill)
+
+
 @dataclass
 class Game:
     """A replayed game: every file checked, every resolvable state computed."""
@@ -147,8 +190,21 @@ class Game:
     setup: Setup
     guest: Player | None = None
     # resolutions[k] resolves file k (k >= 1); the last file is unresolved.
-    resolutions: dict[int, Resolution] = field(default_factory=dict)
-    initial_state: Any = None
+    resolutions: MutableMapping[int, Resolution] = field(default_factory=Resolutions)
+    _initial_state: Any = None
+    # (k, state): file k's resolved state, known from the state cache without its events
+    tip: tuple[int, Any] | None = None
+
+    @property
+    def initial_state(self) -> Any:
+        """The state before file 2's decisions; made on demand for a game loaded from the cache."""
+        if self._initial_state is None and self.guest is not None:
+            self._initial_state = _new_game(self.setup, self.names[0])
+        return self._initial_state
+
+    @initial_state.setter
+    def initial_state(self, state: Any) -> None:
+        self._initial_state = state
 
     # ----- facts about the game -------------------------------------------------
     @property
@@ -181,6 +237,8 @@ class Game:
         """The state the decisions of file `seq` are made in (resolved file seq-1)."""
         if seq <= 1:
             return self.initial_state
+        if self.tip is not None and self.tip[0] == seq - 1:
+            return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
         return self.resolutions[seq - 1].state
 
     @property
@@ -214,7 +272,8 @@ class Game:
 
     def copy(self) -> Game:
         """A copy whose file list and resolutions can grow without touching this one."""
-        return Game(list(self.files), list(self.names), self.setup, self.guest, dict(self.resolutions), self.initial_state)
+        resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
+        return Game(list(self.files), list(self.names), self.setup, self.guest, resolutions, self._initial_state, self.tip)
 
     def reveals_made(self, role: str) -> int:
         return sum(1 for f in self.files if isinstance(f.body, Move) and f.body.author == role)
@@ -287,7 +346,7 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
     if state_hash != body.state:
         raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
     game.resolutions[seq - 1] = resolution
-    check_decisions(game, resolution.state, body.author, body.decisions, what)
+    check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash)
     game.files.append(signed)
     game.names.append(what)
 
@@ -300,17 +359,46 @@ def _new_game(setup: Setup, what: str) -> Any:
         raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
 
 
+# ----- work done once ------------------------------------------------------------------
+# resolve() and check_decisions() are pure functions of the files up to the one they concern,
+# and a file's hash covers every file before it (the prev links). So their answers are kept by
+# that hash for the few files one command touches more than once: outlook, make_move's own
+# check, admit, and the next file's resolution resuming from the check (below).
+_KEEP = 8
+_resolved: dict[tuple[bytes, bytes], Resolution] = {}
+# file hash -> (state after the decisions the check applied in full, how many, their events)
+_checked: dict[bytes, tuple[Any, int, list[Any]]] = {}
+
+
+def _keep(table: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(table) >= _KEEP:
+        del table[next(iter(table))]
+    table[key] = value
+
+
 def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolution:
     """Resolve file `seq`'s decisions, and the automatic steps after them (for the
-    file `what`, whose reveal `key` is: named in a ruleset's failure)."""
+    file `what`, whose reveal `key` is: named in a ruleset's failure).
+
+    The decisions `check_decisions` already applied in full (they rolled no
+    die) are not applied again: resolution resumes from the state the check
+    reached, with the dice stream untouched, exactly as if it had applied them.
+    """
     what = what or game.names[seq]
+    file_hash = game.files[seq].hash
+    known = _resolved.get((file_hash, key))
+    if known is not None:
+        return known
     ruleset = game.ruleset
-    state = game.state_before(seq)
-    dice = DiceStream(key, game.game_id, game.files[seq].hash)
-    events: list[Any] = []
     body = game.files[seq].body
     decisions = body.decisions if isinstance(body, Move) else []
-    for number, decision in enumerate(decisions, 1):
+    checked = _checked.get(file_hash)
+    if checked is not None:
+        state, done, events = checked[0], checked[1], list(checked[2])
+    else:
+        state, done, events = game.state_before(seq), 0, []
+    dice = DiceStream(key, game.game_id, game.files[seq].hash)
+    for number, decision in enumerate(decisions[done:], done + 1):
         try:
             with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
                 state, new = ruleset.apply(state, decision, dice)
@@ -321,19 +409,27 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     with ruleset_call(ruleset, what, f"running the automatic steps after {game.names[seq]}"):
         state, new = ruleset.advance(state, dice)
     events.extend(new)
-    return Resolution(state, events, list(dice.rolls))
+    resolution = Resolution(state, events, list(dice.rolls))
+    _keep(_resolved, (file_hash, key), resolution)
+    return resolution
 
 
-def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], what: str) -> None:
+def check_decisions(
+    game: Game, state: Any, role: str, decisions: list[Any], what: str, file_hash: bytes | None = None
+) -> None:
     """Check a file's decisions as far as they go without dice (docs/protocol.md).
 
     Each decision must be the author's to make. A decision that rolls dice
     must be the file's last: its author could not know the outcome, so any
-    decision after it would be made blind.
+    decision after it would be made blind. With `file_hash` (the file's), what
+    the check computed is kept for `resolve` to resume from.
     """
+    if file_hash is not None and file_hash in _checked:
+        return  # this very file passed the check in this process
     ruleset = game.ruleset
     player = game.player(role)
     assert player is not None
+    done, events = 0, []
     for number, decision in enumerate(decisions, 1):
         with ruleset_call(ruleset, what, f"decision {number}"):
             pending = ruleset.pending(state)
@@ -347,7 +443,7 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
             )
         try:
             with ruleset_call(ruleset, what, f"decision {number}"):
-                state, _ = ruleset.apply(state, decision, SealedDice())
+                state, new = ruleset.apply(state, decision, SealedDice())
         except NoDiceYet:
             if number != len(decisions):
                 raise IllegalDecision(
@@ -356,6 +452,11 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
                 ) from None
         except ruleset.illegal_errors as exc:
             raise IllegalDecision(f"{what}: decision {number}: {exc}") from None
+        else:
+            done += 1
+            events.extend(new)
+    if file_hash is not None:
+        _keep(_checked, file_hash, (state, done, events))
 
 
 # ----- reading a folder -------------------------------------------------------------
@@ -364,27 +465,111 @@ def check_decisions(game: Game, state: Any, role: str, decisions: list[Any], wha
 _loaded: dict[Path, Game] = {}
 
 
-def load(folder: Path) -> Game:
-    """Replay a game folder. Within one process a folder replayed before is only
-    extended by its new files, after checking that the old ones are unchanged
-    byte for byte; the result is the same as a full replay."""
+def load(folder: Path, use_cache: bool = True) -> Game:
+    """Replay a game folder, or resume it from the state cache beside it (pbem.statecache).
+
+    The cache is written only by `save_state_caches`, which the CLI calls
+    when a command has succeeded.
+
+    Within one process a folder loaded before is only extended by its new
+    files, after checking that the old ones are unchanged byte for byte. Else
+    a valid state cache stands for the files it covers, and only later files
+    are checked. The result is the same as a full replay, which is what
+    `use_cache=False` does (pbem verify): it neither reads nor writes a cache.
+    """
     from pbem import folder as folders
 
     paths = folders.game_files(folder)
     raws = [folders.read(p) for p in paths]
     names = [str(p) for p in paths]
+    if not use_cache:
+        return replay(raws, names)
     key = folder.resolve()
     cached = _loaded.get(key)
     if cached is not None and len(cached.files) <= len(raws) and all(
         f.raw == raw and n == name for f, n, raw, name in zip(cached.files, cached.names, raws, names)
     ):
         game = cached.copy()
-        for raw, name in zip(raws[len(game.files) :], names[len(game.files) :]):
-            admit(game, movefile.parse(raw, name), name)
     else:
-        game = replay(raws, names)
+        game = _from_state_cache(folder, raws, names) or replay(raws[:1], names[:1])
+    for raw, name in zip(raws[len(game.files) :], names[len(game.files) :]):
+        admit(game, movefile.parse(raw, name), name)
     _loaded[key] = game.copy()
+    _to_save[key] = game  # written by save_state_caches() once the command has succeeded
     return game
+
+
+_to_save: dict[Path, Game] = {}
+
+
+def save_state_caches() -> None:
+    """Write the state cache of every folder loaded in this process (after a command succeeded:
+    a command that fails leaves the game folder exactly as it was)."""
+    while _to_save:
+        folder, game = _to_save.popitem()
+        save_state_cache(folder, game)
+
+
+_cache_on_disk: dict[Path, bytes] = {}  # folder -> the last file hash its cache covers, as this process left it
+
+
+def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game | None:
+    """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
+    from pbem import statecache
+
+    entry = statecache.read(folder)
+    if entry is None or not 3 <= len(entry.files) <= len(raws) or entry.resolved != len(entry.files) - 2:
+        return None
+    count = len(entry.files)
+    if tuple(movefile.file_hash(raw) for raw in raws[:count]) != entry.files:
+        return None  # a file changed (or another game's cache): replay
+    try:
+        files = [movefile.parse_known(raw) for raw in raws[:count]]
+        invite, acceptance, last = files[0].body, files[1].body, files[-1].body
+        if not isinstance(invite, Invite) or not isinstance(acceptance, Accept) or not isinstance(last, Move):
+            return None
+        # The state must be the one the last file signs for: no cache can slip in another.
+        if sha256_hex(entry.state) != last.state:
+            return None
+        ruleset = find(invite.ruleset)
+        if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
+            return None
+        setup = _setup(invite, ruleset, names[0])
+        state = ruleset.load_state(entry.state, setup.rules_data)
+        if ruleset.state_bytes(state) != entry.state:
+            return None
+    except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
+        return None
+    covered_raws, covered_names = raws[:count], names[:count]
+    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions)
+    _cache_on_disk[folder.resolve()] = entry.files[-1]
+    return Game(files, names[:count], setup, acceptance.guest, resolutions, None, (count - 2, state))
+
+
+def save_state_cache(folder: Path, game: Game) -> None:
+    """Write the game's latest resolvable state beside it, unless the cache there already covers it."""
+    from pbem import statecache
+
+    if len(game.files) < 3:
+        return
+    last = game.files[-1].hash
+    key = folder.resolve()
+    if _cache_on_disk.get(key) == last:
+        return
+    ruleset = game.ruleset
+    entry = statecache.Entry(
+        format=statecache.FORMAT,
+        ruleset=ruleset.name,
+        version=ruleset.version,
+        code=statecache.code_fingerprint(type(ruleset).__module__),
+        rules_hash=sha256_hex(game.setup.rules_data),
+        scenario_hash=sha256_hex(game.setup.scenario_data),
+        files=tuple(f.hash for f in game.files),
+        resolved=len(game.files) - 2,
+        state=ruleset.state_bytes(game.resolved_state),
+    )
+    statecache.write(folder, entry)
+    _cache_on_disk[key] = last
 
 
 # ----- writing new files ----------------------------------------------------------
@@ -519,7 +704,11 @@ def outlook(game: Game, me: Identity) -> Outlook:
             f"your reveal chain for this game is used up ({player.chain} files); "
             "the game cannot go on (start the next game with a longer --chain-length)"
         )
-    reveal = chain.reveal(seed, player.chain, made + 1)
+    store = me.chain_store
+    reveal = chain.reveal(seed, player.chain, made + 1, store)
+    if store is not None and not chain.follows(reveal, game.last_chain_value(role)):
+        chain.forget(store, seed, player.chain)  # damaged checkpoints: walk the chain itself
+        reveal = chain.reveal(seed, player.chain, made + 1)
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
     resolution = resolve(game, game.next_seq - 1, reveal)

@@ -15,14 +15,31 @@ Contract (shared/design/architecture.md):
 - `apply(state, decision, dice)` checks the decision against the rules and
   applies it. It raises one of `illegal_errors` before it rolls any die; once
   it has rolled, the outcome follows the rules' fallbacks and never raises.
+- `state_bytes(state)` is the state's canonical encoding (its hash is signed
+  in every file); `load_state(bytes, rules_data)` reads it back, so a
+  command can resume from a cached state instead of replaying.
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
+
+Optional (pbem/cli_orders.py asks with getattr and says so when missing):
+- `explain(state, subject)` -> (JSON data, text) about one piece the
+  ruleset names (`subject`, e.g. a unit id), or about the whole board
+  (`subject=None`); an unknown subject raises one of `illegal_errors`.
+- `board(state)` -> the position of every piece as text, for terminals.
+- `draft(state)` -> the pending decision as an editable order file: order
+  lines to keep or change, the options as `#` comment lines (which
+  `parse_orders` skips).
+
+For reports (optional; docs/reports.md): `report_templates` names the
+ruleset's folder of templates/, `view(state, events, before, options)`
+gives the report's data as plain JSON values.
+- Optional: `turn(state)` the game turn a state is in (an int), so pbem can
+  count files per game turn; without it a game counts as one turn.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from pbem.errors import RulesetProblem
@@ -78,6 +95,14 @@ class Ruleset(Protocol):
 
     def state_bytes(self, state: Any) -> bytes: ...
 
+    def load_state(self, data: bytes, rules_data: bytes) -> Any:
+        """The state whose `state_bytes` are `data`, in a game pinning `rules_data`.
+
+        For pbem's local state cache: `state_bytes(load_state(state_bytes(s), r)) == state_bytes(s)`
+        and the loaded state behaves as `s`.
+        """
+        ...
+
     def parse_order(self, text: str, state: Any) -> Any: ...
 
     def format_order(self, decision: Any) -> str: ...
@@ -91,12 +116,32 @@ class Ruleset(Protocol):
     def result(self, state: Any) -> str | None: ...
 
 
+class Reported(Ruleset, Protocol):
+    """A ruleset pbem can report (docs/reports.md): its view as plain data, and its templates."""
+
+    report_templates: str
+
+    def view(self, state: Any, events: list[Any], before: Any = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Plain data only (dict/list/str/int/bool/None), the same for the same arguments."""
+        ...
+
+    def turn(self, state: Any) -> int: ...
+
+
 _registered: dict[str, Ruleset] = {}
 
 
 def register(ruleset: Ruleset) -> None:
     """Make a ruleset findable without an entry point (tests, embedding)."""
     _registered[ruleset.name] = ruleset
+
+
+def entry_points(group: str) -> Any:
+    """The installed plug-ins of `group` (importlib.metadata is slow to import: only when asked)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def find(name: str) -> Ruleset:

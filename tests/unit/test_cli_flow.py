@@ -38,7 +38,10 @@ def fails(result: subprocess.CompletedProcess[str], code: int, text: str) -> Non
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """The game files. Not report/ (each player's previews are his own) nor the hidden state
+    cache (.pbem-state), which a successful read-only command may write; the protocol tests
+    check that a failed command leaves even those alone."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
 
 
 def test_two_players_play_a_whole_game_by_files(tmp_path: Path) -> None:
@@ -82,6 +85,7 @@ def test_two_players_play_a_whole_game_by_files(tmp_path: Path) -> None:
     verdict_b = ok(pbem("verify", str(bob)))
     assert "finished:" in verdict_a and verdict_a.split(";")[-1] == verdict_b.split(";")[-1]
     assert snapshot(alice) == snapshot(bob)
+    assert sorted(alice.glob("report/file-*.html")) and sorted(bob.glob("report/file-*.html"))
 
 
 def test_example_game_verifies() -> None:

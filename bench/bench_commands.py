@@ -1,0 +1,166 @@
+"""How long pbem's commands take as games grow, against the floor (prints figures, never asserts).
+
+    python bench/bench_commands.py                 # Actium to 2,000 files and Tauris, 5 runs each
+    python bench/bench_commands.py --runs 3 --lengths 100,1000,2000
+
+Games come from bench/games.py (random legal play with two fixed keys; made
+once, kept under $PBEM_BENCH_CACHE or $TMPDIR/pbem-bench). Each figure is a
+whole `pbem` process, as a player runs it: the median wall time of several
+runs after one warm-up, and the largest peak memory (max RSS) of any run,
+from the kernel's own accounting of the finished child (os.wait4). Commands
+that write (move, receive) get a fresh copy of the folder before every run,
+with the local state cache as the previous command left it.
+
+For each length: verify; the floor (bench/floor.py: read every file, check
+its Ed25519 signature and hash link, nothing else) on the same files in the
+same run, and verify/floor; status, legal, move (no orders) and receive of
+the next file, each with the key of the player concerned. Then cold starts:
+`python -c pass`, `pbem --help`, `pbem status` of a four-file game.
+The machine is shared: read medians and ratios, not single runs; CPU time
+(user + sys of the process) suffers less from a busy machine than wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import games  # noqa: E402
+
+from pbem.movefile import author_of  # noqa: E402
+
+BENCH = Path(__file__).parent
+PBEM = [str(Path(sys.executable).parent / "pbem")]
+KEY_OF = {"host": "alice", "guest": "bob"}
+# As an installed pbem runs: Python may keep compiled bytecode (the warm-up writes it).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run_once(argv: list[str], reset: object = None) -> tuple[float, float, int, int]:
+    """(wall seconds, CPU seconds (user + sys), peak RSS in KiB, exit status) of one process."""
+    if callable(reset):
+        reset()
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    if child.stderr is not None:
+        error = child.stderr.read().decode(errors="replace").strip()
+        child.stderr.close()
+        if status and error:
+            print(f"    ! {' '.join(argv[-3:])}: {error.splitlines()[-1][:160]}", file=sys.stderr)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+class Figure:
+    def __init__(self, label: str, walls: list[float], cpus: list[float], peak: int, first: float) -> None:
+        self.label, self.walls, self.cpus, self.peak, self.first = label, walls, cpus, peak, first
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
+
+def measure(label: str, argv: list[str], runs: int, reset: object = None) -> Figure:
+    first, _, peak, _ = run_once(argv, reset)  # the warm-up: it may also build the state cache
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu, rss, _ = run_once(argv, reset)
+        walls.append(wall)
+        cpus.append(cpu)
+        peak = max(peak, rss)
+    return Figure(label, walls, cpus, peak, first)
+
+
+def row(length: int | str, figure: Figure, note: str = "") -> str:
+    spread = f"{min(figure.walls):.3f}-{max(figure.walls):.3f}"
+    return (f"| {length} | {figure.label} | {figure.median:.3f} | {spread} | {figure.cpu:.3f} | {figure.first:.3f} "
+            f"| {figure.peak / 1024:.0f} | {note} |")
+
+
+def bench_length(source: Path, length: int, runs: int, work: Path) -> list[str]:
+    folder = games.prefix(source, length, work / f"g{length}")
+    nxt = KEY_OF[author_of(length)]  # who writes file `length`
+    keys = source / "keys"
+    lines = []
+    verify = measure("verify", PBEM + ["verify", str(folder)], runs)
+    floor = measure("floor (read + Ed25519 + links)", [sys.executable, str(BENCH / "floor.py"), str(folder)], runs)
+    lines.append(row(length, verify, f"verify/floor {verify.median / floor.median:.1f}x wall, {verify.cpu / floor.cpu:.1f}x CPU"))
+    lines.append(row(length, floor))
+    lines.append(row(length, measure("status", PBEM + ["status", str(folder), "--keys", str(keys / nxt)], runs)))
+    lines.append(row(length, measure("legal", PBEM + ["legal", str(folder), "--keys", str(keys / nxt)], runs)))
+
+    pristine = work / f"p{length}"
+    shutil.copytree(folder, pristine)  # with the cache the commands above left
+
+    def fresh() -> None:
+        shutil.rmtree(folder)
+        shutil.copytree(pristine, folder)
+
+    lines.append(row(length, measure("move (no orders)", PBEM + ["move", str(folder), "--keys", str(keys / nxt)], runs, fresh)))
+    all_files = sorted((source / "game").glob("*.pbem"))
+    if length < len(all_files):
+        receiver = KEY_OF[author_of(length + 1)]
+        incoming = all_files[length]
+        lines.append(row(length, measure("receive (next file)", PBEM + ["receive", str(folder), str(incoming), "--keys", str(keys / receiver)], runs, fresh)))
+    return lines
+
+
+def cold_starts(source: Path, runs: int, work: Path) -> list[str]:
+    small = games.prefix(source, 4, work / "cold4")
+    bare = measure("python -c pass", [sys.executable, "-c", "pass"], runs)
+    helped = measure("pbem --help", PBEM + ["--help"], runs)
+    status = measure("pbem status (4 files)", PBEM + ["status", str(small), "--keys", str(source / "keys" / "alice")], runs)
+    return [row("-", bare), row("-", helped, f"{helped.median / bare.median:.1f}x python -c pass ({helped.cpu / bare.cpu:.1f}x CPU)"),
+            row(4, status, f"{status.median / bare.median:.1f}x python -c pass ({status.cpu / bare.cpu:.1f}x CPU)")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="counted runs of each command (after one warm-up)")
+    parser.add_argument("--lengths", default="100,500,1000,2000", help="Actium game lengths, comma-separated")
+    parser.add_argument("--actium-files", type=int, default=2400, help="how long the Actium game is made")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    lengths = [int(n) for n in args.lengths.split(",")]
+    print(f"making or finding the games under {games.cache_root()} ...", file=sys.stderr, flush=True)
+    actium = games.make_game("actium", args.actium_files, args.seed)
+    tauris = games.make_game("tauris", 3000, args.seed)
+    actium_len = len(list((actium / "game").glob("*.pbem")))
+    tauris_len = len(list((tauris / "game").glob("*.pbem")))
+    print(f"actium: {actium_len} files (seed {args.seed}); tauris: {tauris_len} files, played to its end")
+    print(f"{os.cpu_count()} CPUs; median of {args.runs} runs after a warm-up; times in seconds, peak RSS in MiB\n")
+    print("| files | command | wall s (median) | wall min-max | CPU s (median) | warm-up wall s | peak MiB | note |")
+    print("|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as temporary:
+        work = Path(temporary)
+        for length in lengths:
+            if length > actium_len:
+                print(f"| {length} | (the Actium game has only {actium_len} files) | | | | | | |")
+                continue
+            for line in bench_length(actium, length, args.runs, work / "actium"):
+                print(line.replace("| ", "| actium ", 1), flush=True)
+        for line in bench_length(tauris, tauris_len - 1, args.runs, work / "tauris"):
+            print(line.replace("| ", "| tauris ", 1), flush=True)
+        for line in cold_starts(actium, args.runs, work / "cold"):
+            print(line, flush=True)
+    print("\ntargets: verify of 2,000 Actium files within 3x the floor and under 2 s; move and receive under 0.3 s "
+          "and status under 0.25 s at any length; pbem --help within 3x python -c pass; peak memory at most "
+          "linear in the game's length")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""Long games for the benchmarks, made by random legal play through the real protocol.
+
+Both players' keys are fixed (derived from a label), and so are the game id,
+the set-up nonces and the files' times, so a game is a pure function of its
+scenario, seed and length: the dice come from the reveal chains, which come
+from the keys. The demo player's choices (`ruleset.choose`, seeded) play
+both sides. Games are kept under a cache folder (PBEM_BENCH_CACHE, default
+$TMPDIR/pbem-bench), keyed by the installed code, and made again only when missing.
+
+    python bench/games.py actium 2000     # make (or find) the game, print its folder
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import sys
+import tempfile
+import types
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem import folder as folders, identity as ids, referee, session
+from pbem import ruleset as rulesets
+from pbem.demo import choose_orders
+
+RULESET = "war-galley"
+START_TIME = 1_800_000_000  # the first file's time; each file one minute later
+FORMAT = "2"  # bump when the way games are made changes, so old caches are not reused
+
+
+class _PlayOn:
+    """The ruleset as the demo sees it, but its player never offers a halt (the demo's does after
+    a few turns): a bench game runs as long as the rules let it."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def choose(self, state: Any, side: str, rng: random.Random) -> Any:
+        from engine import agent, choices
+        from engine.decisions import to_json
+
+        if choices.wanted(state) is not None:
+            return rng.choice(choices.listed(state))
+        return to_json(agent.choose(state, side, rng, halt_after=10**9))
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("PBEM_BENCH_CACHE", Path(tempfile.gettempdir()) / "pbem-bench"))
+
+
+def fixed_key(name: str, folder: Path) -> ids.Identity:
+    """An Ed25519 key pair derived from its name, written as `pbem keygen` writes one."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"pbem-bench key " + name.encode()).digest())
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    path = folder / f"{name}.key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(pem)
+    identity = ids.Identity(name, private, folder)
+    (folder / f"{name}.pub").write_text(identity.public_b64 + "\n", encoding="ascii")
+    return identity
+
+
+class _FixedRandomness:
+    """Stands in for `referee.secrets` and `referee.now` while a bench game is made."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.count, self.clock = label, 0, START_TIME
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        self.count += 1
+        return hashlib.sha256(f"{self.label} {self.count}".encode()).hexdigest()[: 2 * nbytes]
+
+    def now(self) -> int:
+        self.clock += 60
+        return self.clock
+
+
+def game_dir(scenario: str, files: int, seed: int) -> Path:
+    """Keyed by the installed rules code too: a change to the rules changes the game random play makes."""
+    from pbem.statecache import code_fingerprint
+
+    ruleset = rulesets.find(RULESET)
+    code = code_fingerprint(type(ruleset).__module__)[:12]
+    return cache_root() / f"v{FORMAT}-{scenario}-s{seed}-{files}-{code}"
+
+
+def make_game(scenario: str, files: int, seed: int = 1) -> Path:
+    """The folder of a game of `files` files (fewer if it ended first); made once, then found.
+
+    It holds `game/` (the files), `keys/alice`, `keys/bob` (one key each).
+    """
+    where = game_dir(scenario, files, seed)
+    if (where / "complete").exists():
+        return where
+    shutil.rmtree(where, ignore_errors=True)
+    work = where.with_name(where.name + ".making")
+    shutil.rmtree(work, ignore_errors=True)
+    keys = {"host": work / "keys" / "alice", "guest": work / "keys" / "bob"}
+    me = {"host": fixed_key("alice", keys["host"]), "guest": fixed_key("bob", keys["guest"])}
+    game_folder = work / "game"
+    fixed = _FixedRandomness(f"{scenario} {seed}")
+    saved = referee.secrets, referee.now
+    referee.secrets, referee.now = types.SimpleNamespace(token_hex=fixed.token_hex), fixed.now  # type: ignore[assignment]
+    try:
+        ruleset = rulesets.find(RULESET)
+        sides = next(i.sides for i in ruleset.scenarios() if i.name == scenario)
+        game_id = hashlib.sha256(f"pbem-bench {scenario} {seed}".encode()).hexdigest()[:32]
+        invite = referee.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
+        invite_path = session.start(work / "invite", invite)
+        session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
+        shutil.rmtree(work / "invite")
+        chooser = random.Random(seed)
+        role = "host"
+        while True:
+            game = referee.load(game_folder)
+            if game.finished() or len(game.files) >= files:
+                break
+            view = referee.outlook(game, me[role])
+            orders = choose_orders(_PlayOn(ruleset), view.resolution.state, game.player(role).side, chooser)
+            session.move(game_folder, me[role], orders, "", keys[role])
+            if len(game.files) % 100 == 0:
+                print(f"  {scenario}: {len(game.files)} files", file=sys.stderr, flush=True)
+            role = "guest" if role == "host" else "host"
+    finally:
+        referee.secrets, referee.now = saved  # type: ignore[assignment]
+    (work / "complete").write_text(f"{len(folders.game_files(game_folder))}\n")
+    work.rename(where)
+    return where
+
+
+def prefix(game: Path, length: int, into: Path) -> Path:
+    """A game folder holding the first `length` files of `game` (a copy: commands may write into it)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for path in folders.game_files(game / "game")[:length]:
+        shutil.copyfile(path, into / path.name)
+    return into
+
+
+if __name__ == "__main__":
+    print(make_game(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1))

@@ -1,0 +1,63 @@
+"""Games and a headless Chromium for the report tests (made once per test session)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem import referee
+from tests.reports.games import play
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+HOSTILE_NAME = "<script>alert(1)</script>"
+HOSTILE_NOTE = 'Ave! <img src=x onerror="alert(2)"><b id="injected">bold</b> & <a href="https://example.com">x</a>'
+
+
+@pytest.fixture(scope="session")
+def tauris(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
+    """The recorded Tauris game (examples/tauris-game), in a folder of its own."""
+    folder = tmp_path_factory.mktemp("tauris") / "game"
+    shutil.copytree(EXAMPLES / "tauris-game", folder)
+    return referee.load(folder)
+
+
+@pytest.fixture(scope="session")
+def actium(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
+    """Actium through its deployment into turn 1: all 110 galleys on the two joined sheets."""
+    return referee.load(play(tmp_path_factory.mktemp("actium"), "war-galley", "actium", 8))
+
+
+@pytest.fixture(scope="session")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
+    """Tauris between players who put HTML in a name and in every note."""
+    folder = play(tmp_path_factory.mktemp("hostile"), "war-galley", "tauris", 8,
+                  names=(HOSTILE_NAME, "Bob <i>the</i> Bold"), note=HOSTILE_NOTE)
+    return referee.load(folder)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: tests/artifacts/ (ignored by git), else a temporary folder."""
+    folder = Path(__file__).resolve().parent.parent / "artifacts"
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError:
+        folder = tmp_path_factory.mktemp("artifacts")
+    return folder

@@ -1,0 +1,44 @@
+"""Games for the report tests, played through the real protocol (as `pbem demo` plays them).
+
+Two identities, two key folders, two game folders; each file is written by its
+author and received by the other. `files` bounds the game's length so a test
+can stop early in a long battle (Actium).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pbem import identity as ids, referee, session
+from pbem import ruleset as rulesets
+from pbem.demo import choose_orders
+
+
+def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1,
+         names: tuple[str, str] = ("Alice", "Bob"), note: str = "") -> Path:
+    """Play up to `files` files of `scenario`; return the host's game folder."""
+    ruleset = rulesets.find(ruleset_name)
+    sides = ruleset.sides(ruleset.load_scenario(scenario)[1], ruleset.default_rules_data())
+    keys = {"host": root / "keys" / "host", "guest": root / "keys" / "guest"}
+    folders = {"host": root / "host", "guest": root / "guest"}
+    me = {role: ids.generate(role, keys[role]) for role in keys}
+    invite = referee.make_invite(me["host"], names[0], ruleset, scenario, sides[0], {})
+    invite_path = session.start(folders["host"], invite)
+    _, accept_path = session.accept(invite_path, folders["guest"], me["guest"], names[1], 10_000)
+    session.receive(folders["host"], session.read_incoming(accept_path))
+    chooser = random.Random(seed)
+    role = "host"
+    while True:
+        game = referee.load(folders[role])
+        if game.finished() or len(game.files) >= files:
+            break
+        view = referee.outlook(game, me[role])
+        player = game.player(role)
+        assert player is not None
+        orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
+        path, _, _ = session.move(folders[role], me[role], orders, note, keys[role])
+        other = "guest" if role == "host" else "host"
+        session.receive(folders[other], session.read_incoming(path))
+        role = other
+    return folders["host"]

@@ -1,0 +1,97 @@
+"""Archives: the whole game in one HTML file that `pbem verify` checks from the archive alone."""
+
+from __future__ import annotations
+
+import base64
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem import archive
+from pbem.errors import BadSignature, MalformedFile, StateMismatch
+from pbem.referee import Game
+
+BLOCK = re.compile(r'(id="pbem-file-(\d{6})" data-name="[^"]*">)([^<]*)<')
+
+
+def pbem(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def made(tauris: Game, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return archive.write(tauris, tmp_path_factory.mktemp("archive") / "tauris.html")
+
+
+def test_verify_accepts_the_archive_in_another_process(made: Path, tauris: Game) -> None:
+    """A fresh process (its own hash seed) replays the files and re-renders the very same pages."""
+    result = pbem("verify", str(made))
+    assert result.returncode == 0, result.stderr
+    assert f"{len(tauris.files)} files verified" in result.stdout and "its pages match the files" in result.stdout
+
+
+def _edit_file(text: str, seq: int, offset: int) -> str:
+    match = next(m for m in BLOCK.finditer(text) if int(m.group(2)) == seq)
+    raw = bytearray(base64.b64decode(match.group(3)))
+    raw[offset % len(raw)] ^= 0x01
+    return text.replace(match.group(0), match.group(1) + base64.b64encode(bytes(raw)).decode() + "<")
+
+
+@pytest.mark.parametrize("seq, offset", [(0, 10), (5, 200), (40, -3), (113, 77)])
+def test_any_changed_byte_of_an_embedded_file_is_refused(made: Path, tmp_path: Path, seq: int, offset: int) -> None:
+    bad = tmp_path / "bad.html"
+    bad.write_text(_edit_file(made.read_text(), seq, offset))
+    with pytest.raises((BadSignature, MalformedFile, StateMismatch)) as caught:
+        archive.verify(bad)
+    assert f"embedded file {seq:06d}" in str(caught.value) or "pages differ" in str(caught.value)
+
+
+def test_the_command_refuses_a_tampered_archive_in_one_line(made: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.html"
+    bad.write_text(_edit_file(made.read_text(), 7, 120))
+    result = pbem("verify", str(bad))
+    assert result.returncode in (4, 5, 6, 7, 12) and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_an_edited_page_is_refused(made: Path, tauris: Game, tmp_path: Path) -> None:
+    bad = tmp_path / "edited.html"
+    result = tauris.result() or ""
+    assert result and result in made.read_text()
+    bad.write_text(made.read_text().replace(result, "the other side win", 1))
+    with pytest.raises(StateMismatch, match="edited after it was made"):
+        archive.verify(bad)
+
+
+def test_base64_with_changed_padding_bits_is_refused(made: Path, tmp_path: Path) -> None:
+    """Lenient base64 decodes `...Q==` and `...R==` alike: the archive must be the exact encoding."""
+    text = made.read_text()
+    for match in BLOCK.finditer(text):
+        data = match.group(3)
+        if data.endswith("=="):
+            alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+            last = data[-3]
+            changed = data[:-3] + alphabet[alphabet.index(last) ^ 1] + "=="
+            assert base64.b64decode(changed) == base64.b64decode(data)
+            bad = tmp_path / "padding.html"
+            bad.write_text(text.replace(match.group(0), match.group(1) + changed + "<"))
+            with pytest.raises(MalformedFile, match="not the exact base64"):
+                archive.verify(bad)
+            return
+    pytest.skip("no embedded file ends in ==")
+
+
+def test_an_index_lists_the_archives(made: Path, tauris: Game) -> None:
+    index = archive.index(made.parent)
+    html = index.read_text()
+    assert 'href="tauris.html"' in html and "Tauris" in html and f"{len(tauris.files)} files" in html
+
+
+def test_a_page_without_files_is_not_an_archive(tmp_path: Path) -> None:
+    page = tmp_path / "x.html"
+    page.write_text("<html><body>hello</body></html>")
+    result = pbem("verify", str(page))
+    assert result.returncode == 4 and "holds no pbem game files" in result.stderr

@@ -1,0 +1,172 @@
+"""The state cache beside a game (pbem.statecache): what it gives equals what replay gives, and a
+corrupted, stale or foreign cache is detected and ignored (the command replays and answers the same)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from pbem import folder as folders, referee, statecache
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def fresh_process() -> None:
+    """Forget what this process knows, as a new `pbem` process would."""
+    referee._loaded.clear()
+    referee._cache_on_disk.clear()
+    referee._to_save.clear()
+    referee._resolved.clear()
+    referee._checked.clear()
+
+
+def game_copy(tmp_path: Path, name: str, files: int | None = None) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    for path in folders.game_files(EXAMPLES / name)[:files]:
+        shutil.copyfile(path, folder / path.name)
+    return folder
+
+
+def replayed(folder: Path) -> referee.Game:
+    fresh_process()
+    return referee.load(folder, use_cache=False)
+
+
+def cached_load(folder: Path) -> referee.Game:
+    """Load once (writing the cache as a succeeding command does), then again from the cache alone."""
+    fresh_process()
+    referee.load(folder)
+    referee.save_state_caches()
+    fresh_process()
+    return referee.load(folder)
+
+
+def same_answer(game: referee.Game, truth: referee.Game) -> None:
+    ruleset = truth.ruleset
+    assert len(game.files) == len(truth.files)
+    assert ruleset.state_bytes(game.resolved_state) == ruleset.state_bytes(truth.resolved_state)
+    assert game.resolved_state == truth.resolved_state
+    assert ruleset.describe(game.resolved_state) == ruleset.describe(truth.resolved_state)
+    assert game.finished() == truth.finished() and game.result() == truth.result()
+
+
+@pytest.mark.parametrize("name", ["tauris-game", "duel-game"])
+def test_cached_and_replayed_states_are_equal(tmp_path: Path, name: str) -> None:
+    folder = game_copy(tmp_path, name)
+    game = cached_load(folder)
+    assert game.tip is not None, "the second load came from the cache"
+    truth = replayed(folder)
+    same_answer(game, truth)
+    # Earlier files' events and dice are not in the cache: asked for, they are replayed, and equal.
+    for seq in (2, len(truth.files) // 2, len(truth.files) - 2):
+        assert game.resolutions[seq].rolls == truth.resolutions[seq].rolls
+        assert game.resolutions[seq].events == truth.resolutions[seq].events
+        assert game.resolutions[seq].state == truth.resolutions[seq].state
+
+
+def test_a_cache_of_fewer_files_is_used_and_the_rest_checked(tmp_path: Path) -> None:
+    folder = game_copy(tmp_path, "tauris-game", 60)
+    cached_load(folder)
+    for path in folders.game_files(EXAMPLES / "tauris-game")[60:]:
+        shutil.copyfile(path, folder / path.name)
+    fresh_process()
+    game = referee.load(folder)
+    assert game.tip is not None and game.tip[0] == 58  # the cache stood for files 0..59
+    same_answer(game, replayed(folder))
+
+
+def entry_of(folder: Path) -> statecache.Entry:
+    entry = statecache.read(folder)
+    assert entry is not None
+    return entry
+
+
+def ignored(folder: Path) -> None:
+    """The cache beside `folder` is not used, and loading gives replay's answer."""
+    fresh_process()
+    game = referee.load(folder)
+    assert game.tip is None, "the cache should have been ignored"
+    same_answer(game, replayed(folder))
+
+
+def test_a_corrupted_cache_is_ignored(tmp_path: Path) -> None:
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    path = statecache.path_of(folder)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    ignored(folder)
+    path.write_bytes(b"not a cache at all")
+    ignored(folder)
+    path.write_bytes(path.read_bytes()[:10])
+    ignored(folder)
+
+
+def test_a_cache_claiming_another_state_is_ignored(tmp_path: Path) -> None:
+    """Even a well-formed cache for these very files must hold the state the last file signs for."""
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    entry = entry_of(folder)
+    earlier = replayed(folder).resolutions[50].state
+    ruleset = referee.load(folder).ruleset
+    statecache.write(folder, msgspec.structs.replace(entry, state=ruleset.state_bytes(earlier)))
+    ignored(folder)
+
+
+def test_a_stale_cache_is_ignored(tmp_path: Path) -> None:
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    # The folder lost its last file: the cache covers a file that is not there.
+    (folder / folders.game_files(folder)[-1].name).unlink()
+    ignored(folder)
+
+
+def test_a_cache_of_other_code_or_rules_version_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    entry = entry_of(folder)
+    for change in ({"code": "0" * 64}, {"version": "0"}, {"rules_hash": "0" * 64}, {"format": 0}):
+        statecache.write(folder, msgspec.structs.replace(entry, **change))
+        ignored(folder)
+
+
+def test_a_foreign_cache_is_ignored(tmp_path: Path) -> None:
+    """Another game's cache copied beside this game (the files it names are not these)."""
+    other = game_copy(tmp_path, "duel-game")
+    cached_load(other)
+    folder = game_copy(tmp_path, "tauris-game")
+    shutil.copyfile(statecache.path_of(other), statecache.path_of(folder))
+    ignored(folder)
+
+
+def test_verify_never_reads_the_cache(tmp_path: Path) -> None:
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    fresh_process()
+    assert referee.load(folder, use_cache=False).tip is None
+
+
+def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
+    folder = game_copy(tmp_path, "tauris-game")
+    command = [sys.executable, "-c", "from pbem.cli import main; main()", "status", str(folder)]
+    env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
+
+    def status() -> str:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    first = status()  # replays, then writes the cache
+    assert statecache.read(folder) is not None
+    assert status() == first  # from the cache
+    path = statecache.path_of(folder)
+    path.write_bytes(path.read_bytes()[:-7] + b"garbage")
+    assert status() == first  # replays again
