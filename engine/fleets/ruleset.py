@@ -79,6 +79,10 @@ class Fleets:
     def state_from_bytes(self, data: bytes) -> State:
         return decode_state(data)
 
+    def load_state(self, data: bytes, rules_data: bytes) -> State:
+        """The contract's cache loader: the state is self-contained (it carries its rules)."""
+        return decode_state(data)
+
     def parse_order(self, text: str, state: State) -> Any:
         return to_json(notation.parse_decision(text))
 
@@ -94,8 +98,9 @@ class Fleets:
     def result(self, state: State) -> str | None:
         return state.result
 
-    def view(self, state: State, events: list[Any]) -> dict[str, Any]:
-        """What a report draws (engine/fleets/view.py), with its template under templates/."""
+    def table_view(self, state: State, events: list[Any]) -> dict[str, Any]:
+        """The table as a report draws it (engine/fleets/view.py, templates/fleets/table.svg.j2); not yet wired
+        to pbem's report contract (`view` + `report_templates`), which landed at the end of the day."""
         return views.table_view(state, events)
 
     def legal_kinds(self, state: State) -> list[str]:
