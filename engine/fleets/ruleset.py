@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.fleets import agent, describe, legal as legal_orders, notation, play, scenario, view as views
+from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
 from engine.fleets.errors import FleetsError, ScenarioError
@@ -24,6 +24,7 @@ class Fleets:
     version = "1"
     illegal_errors: tuple[type[Exception], ...] = (FleetsError,)
     demo_scenario = "salamis-480"
+    report_templates = "fleets"  # templates/fleets/: board, sheets, style (docs/reports.md)
 
     def default_rules_data(self) -> bytes:
         data = scenario.fleets_dir() / "rules.toml"
@@ -99,9 +100,16 @@ class Fleets:
         return state.result
 
     def table_view(self, state: State, events: list[Any]) -> dict[str, Any]:
-        """The table as a report draws it (engine/fleets/view.py, templates/fleets/table.svg.j2); not yet wired
-        to pbem's report contract (`view` + `report_templates`), which landed at the end of the day."""
+        """The table alone (engine/fleets/view.py, templates/fleets/table.svg.j2); reports use `view`."""
         return views.table_view(state, events)
+
+    def view(self, state: State, events: list[Any], before: State | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The report contract's plain data (engine/fleets/report_view.py): table, sheets, events, every die."""
+        return report_view.view(state, events, before, options)
+
+    def turn(self, state: State) -> int:
+        return report_view.turn(state)
 
     def legal_kinds(self, state: State) -> list[str]:
         """The kinds of order that may be written now, with their bounds (beyond the listed examples)."""
