@@ -29,14 +29,18 @@ def duel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, Pa
     ok("new", "duel", "--side", "Red", "--name", "Alice", "--out", alice, "--keys", alice_keys)
     ok("accept", alice / "000000.pbem", "--name", "Bob", "--out", bob, "--keys", bob_keys)
     ok("receive", alice, bob / "000001.pbem", "--keys", alice_keys, "--no-reply")
+    # One move and its receipt here, not in a test: every test of the module (on any
+    # xdist worker, in any order) starts from a game with a resolved file.
+    (root / "moved.txt").write_text(ok("move", alice, "--pass", "--keys", alice_keys))
+    (root / "received.txt").write_text(ok("receive", bob, alice / "000002.pbem", "--keys", bob_keys, "--no-reply"))
     return alice_keys, bob_keys, alice, bob
 
 
 def test_move_and_receive_write_the_reports(duel: tuple[Path, Path, Path, Path]) -> None:
     alice_keys, bob_keys, alice, bob = duel
-    moved = ok("move", alice, "--keys", alice_keys)
+    moved = (alice.parent / "moved.txt").read_text()
     assert f"report: {alice / 'report' / 'file-000001.html'}" in moved
-    received = ok("receive", bob, alice / "000002.pbem", "--keys", bob_keys, "--no-reply")
+    received = (alice.parent / "received.txt").read_text()
     assert (bob / "report" / "file-000001.html").is_file()
     preview = bob / "report" / "file-000002-preview.html"
     assert f"report: {preview}" in received
