@@ -363,8 +363,10 @@ def test_private_keys_never_enter_a_game_folder(tmp_path: Path, pbem) -> None:
         secrets.append(chain.seed(raw, game_id, player.nonce).hex().encode())
     for name in ("alice", "bob"):
         entries = list((out / name).iterdir())
-        assert entries and all(folders.FILE_PATTERN.match(p.name) for p in entries), entries
-        for path in entries:
+        # game files, plus the state cache and the turn reports (which must not leak either)
+        extra = {".pbem-state", "report"}
+        assert entries and all(folders.FILE_PATTERN.match(p.name) or p.name in extra for p in entries), entries
+        for path in (p for p in (out / name).rglob("*") if p.is_file()):
             data = path.read_bytes()
             assert not any(secret in data for secret in secrets), path
     assert referee.load(out / "alice").finished()
