@@ -149,7 +149,7 @@ def _two_players(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
     for name in ("alice", "bob"):
         ids.generate(name, tmp_path / f"{name}-keys")
         players[name] = (tmp_path / f"{name}-game", tmp_path / f"{name}-keys")
-    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(players["alice"][0]), "--keys", str(players["alice"][1]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(players["alice"][0]), "--keys", str(players["alice"][1]))
     return players
 
 
