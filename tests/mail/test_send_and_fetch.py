@@ -41,7 +41,7 @@ def test_invitation_by_mail_then_acknowledgements_by_themselves(mail_system: Mai
     alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
     alice_cfg = mail_system.settings("alice", {alice: mail_system.address("bob")}, tmp_path)
     bob_cfg = mail_system.settings("bob", {bob: mail_system.address("alice")}, tmp_path)
-    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
     sent = run("send", str(alice), "--config", str(alice_cfg), "--keys", str(players["alice"]))
     assert "sent 000000.pbem to bob@pbem.test" in sent
     # Bob saves the invitation from his mail program and accepts it.
@@ -82,7 +82,7 @@ def test_a_server_certificate_not_trusted_is_one_line_error(mail_system: MailSys
     alice = tmp_path / "alice-game"
     config = mail_system.settings("alice", {alice: mail_system.address("bob")}, tmp_path)
     config.write_text(config.read_text().replace(f'cafile = "{mail_system.certs.ca}"', ""))
-    run("new", "quick", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
     code, message = fails("send", str(alice), "--config", str(config), "--keys", str(players["alice"]))
     assert code != 0 and "TLS failed" in message and "CERTIFICATE_VERIFY_FAILED" in message
     assert not list(mail_system.maildirs["bob"].glob("new/*"))
@@ -92,7 +92,7 @@ def test_a_wrong_password_is_refused_by_the_server(mail_system: MailSystem, play
     alice = tmp_path / "alice-game"
     config = mail_system.settings("alice", {alice: mail_system.address("bob")}, tmp_path)
     monkeypatch.setenv("TEST_ALICE_MAIL_PASSWORD", "wrong")
-    run("new", "quick", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
     code, message = fails("send", str(alice), "--config", str(config), "--keys", str(players["alice"]))
     assert "login as alice refused" in message
 
@@ -105,7 +105,7 @@ def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, 
     imap = text[text.index("[imap]") : text.index("[games]")]
     alice_cfg.write_text(text.replace(imap, f'[maildir]\npath = "{mail_system.maildirs["alice"]}"\n'))
     bob_cfg = mail_system.settings("bob", {bob: mail_system.address("alice")}, tmp_path)
-    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
     run("accept", str(alice / "000000.pbem"), "--name", "Bob", "--out", str(bob), "--keys", str(players["bob"]))
     acceptance = (bob / "000001.pbem").read_bytes()
     forged = acceptance.replace(b'"name":"Bob"', b'"name":"Eve"')
@@ -129,7 +129,7 @@ def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, 
     from pbem.cli_mail import report_for
 
     alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
-    run("new", "quick", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
+    run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
     run("accept", str(alice / "000000.pbem"), "--name", "Bob", "--out", str(bob), "--keys", str(players["bob"]))
     game = referee.load(bob)
     assert report_for(bob, 1) is None
@@ -155,6 +155,7 @@ def test_send_over_implicit_tls(mail_system: MailSystem, players: dict[str, Path
     server = Controller(
         Deliver(mail_system.maildirs, mail_system.delivered), hostname="127.0.0.1", port=port,
         ssl_context=context, auth_required=True, authenticator=_authenticate,
+        auth_require_tls=False,  # the whole connection is TLS already; aiosmtpd only knows STARTTLS as "TLS"
     )
     server.start()
     try:
@@ -163,7 +164,7 @@ def test_send_over_implicit_tls(mail_system: MailSystem, players: dict[str, Path
         text = config.read_text()
         smtp = text[text.index("[smtp]") : text.index("[imap]")]
         config.write_text(text.replace(smtp, smtp.replace(f"port = {mail_system.smtp_port}", f"port = {port}").replace('"starttls"', '"tls"')))
-        run("new", "quick", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
+        run("new", "quick", "--ruleset", "duel", "--side", "Red", "--out", str(alice), "--keys", str(players["alice"]))
         assert "sent 000000.pbem to bob@pbem.test" in run("send", str(alice), "--config", str(config), "--keys", str(players["alice"]))
         assert len(list((mail_system.maildirs["bob"] / "new").iterdir())) == 1
     finally:
