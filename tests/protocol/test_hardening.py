@@ -435,15 +435,23 @@ def test_any_other_exception_from_a_ruleset_is_a_named_ruleset_failure(recorded:
     game = referee.replay([invite.raw], ["0"])
     accept = referee.make_accept(game, recorded.guest, "Bob", 16)
     referee.admit(game, accept, "1")
-    folder = Kit.lay_out(tmp_path / "game", [invite.raw, accept.raw])
-    me = recorded.host if referee.outlook(game, recorded.host).pending.side == "Red" else None
-    assert me is not None
-    raw = _signed_move(game, me, [{"action": "crash"}])
-    (folder / file_name(2)).write_bytes(raw)
+    raws = [invite.raw, accept.raw]
+    # File 2 is the host's whoever moves first (the dice decide that); when the
+    # guest's side is pending, the host's file 2 carries no decision and the
+    # guest's file 3 carries the crash.
+    me = recorded.host
+    if referee.outlook(game, recorded.host).pending.side != "Red":
+        passing = referee.make_move(game, recorded.host, [])
+        referee.admit(game, passing, "2")
+        raws.append(passing.raw)
+        me = recorded.guest
+    folder = Kit.lay_out(tmp_path / "game", raws)
+    crash = folder / file_name(len(raws))
+    crash.write_bytes(_signed_move(game, me, [{"action": "crash"}]))
     with pytest.raises(RulesetFailure) as info:
         referee.load(folder)
     message = str(info.value)
-    assert str(folder / file_name(2)) in message and "KeyError" in message and "bug in the ruleset" in message
+    assert str(crash) in message and "KeyError" in message and "bug in the ruleset" in message
     assert RulesetFailure.exit_code == 14 and isinstance(info.value, RulesetProblem)
 
 
