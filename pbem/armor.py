@@ -7,8 +7,11 @@
     -----END PBEM FILE-----
 
 Reading tolerates what mail and forums do to text: re-wrapped lines, "> "
-quoting at any depth, stray spaces and CRLF. Header lines (with a colon) are
-information only; the bytes are all in the base64.
+quoting at any depth, stray spaces and CRLF, a block starting mid-line (in
+`[code]` or a Markdown fence), a block re-flowed into one paragraph, and
+invisible characters (zero-width spaces, soft hyphens). Header lines (with a
+colon) are information only; the bytes are all in the base64. Only text is
+searched for armor: a raw file never is (pbem.intake decides the form).
 """
 
 from __future__ import annotations
@@ -39,26 +42,57 @@ def is_armored(data: bytes) -> bool:
     return BEGIN.encode() in data
 
 
+# Markers as mail and forums leave them: re-wrapped between words, quoted.
+_BEGIN = re.compile(r"-{5}\s*BEGIN\s+PBEM\s+FILE\s*-{5}")
+_END = re.compile(r"-{5}\s*END\s+PBEM\s+FILE\s*-{5}")
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_BASE64 = re.compile(r"\A[A-Za-z0-9+/]*={0,2}\Z")
+
+
+def has_block(text: str) -> bool:
+    return _BEGIN.search(_unquote(text)) is not None
+
+
+def _unquote(text: str) -> str:
+    """The text with "> " quoting removed from every line and invisible characters dropped."""
+    text = text.translate(_INVISIBLE)
+    return "\n".join(_QUOTE.sub("", line) for line in text.splitlines())
+
+
 def dearmor_all(text: str, what: str) -> list[bytes]:
-    """Every armored file in `text`, in order; MalformedFile if one is damaged."""
+    """Every armored file in `text`, in order, wherever it stands; MalformedFile if one is damaged.
+
+    A block may start mid-line (`[code]-----BEGIN ...`), have lost its line
+    breaks (a paragraph re-flowed by a forum) or gained new ones. Inside it,
+    the header is either the lines before the first blank line, or, once the
+    lines are gone, the leading `Key: value` pairs; the rest is base64.
+    """
+    plain = _unquote(text)
     files: list[bytes] = []
-    inside = False
-    chunks: list[str] = []
-    for line in text.splitlines():
-        line = _QUOTE.sub("", line).strip()
-        if line == BEGIN:
-            inside, chunks = True, []
-        elif line == END and inside:
-            inside = False
-            data = "".join(chunks)
-            try:
-                files.append(base64.b64decode(data, validate=True))
-            except (binascii.Error, ValueError):
-                raise MalformedFile(f"{what}: armored file {len(files) + 1} has damaged base64") from None
-        elif inside and ":" not in line:
-            chunks.append(line.replace(" ", ""))
-    if inside:
-        raise MalformedFile(f"{what}: armored file {len(files) + 1} has no END line")
+    position = 0
+    while (begin := _BEGIN.search(plain, position)) is not None:
+        end = _END.search(plain, begin.end())
+        if end is None:
+            raise MalformedFile(f"{what}: armored file {len(files) + 1} has no END line")
+        data = _base64_of(plain[begin.end() : end.start()])
+        try:
+            if not _BASE64.match(data):
+                raise ValueError("not base64")
+            files.append(base64.b64decode(data, validate=True))
+        except (binascii.Error, ValueError):
+            raise MalformedFile(f"{what}: armored file {len(files) + 1} has damaged base64") from None
+        position = end.end()
     if not files:
         raise MalformedFile(f"{what}: no '{BEGIN}' block found")
     return files
+
+
+def _base64_of(inside: str) -> str:
+    lines = [line.strip() for line in inside.strip().splitlines()]
+    if "" in lines and all(":" in line for line in lines[: lines.index("")]):
+        tokens = " ".join(lines[lines.index("") + 1 :]).split()
+    else:
+        tokens = inside.split()
+        while tokens and tokens[0].endswith(":"):  # re-flowed header: "Game: 3f2a File: 7"
+            tokens = tokens[2:]
+    return "".join(tokens)

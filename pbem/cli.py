@@ -28,6 +28,7 @@ referee = lazy("pbem.referee")
 session = lazy("pbem.session")
 rulesets = lazy("pbem.ruleset")
 provenance = lazy("pbem.provenance")
+intake = lazy("pbem.intake")
 if TYPE_CHECKING:
     from pbem.movefile import Player
 
@@ -141,9 +142,8 @@ def _read(path: Path) -> bytes:
 
 
 def _stdin() -> bytes:
-    from pbem import folder as folders
-
-    return folders.read_stream(sys.stdin.buffer, "standard input", folders.MAX_INCOMING_BYTES)
+    """Standard input up to the bound of a mail message (pbem.intake: mail may be piped in)."""
+    return intake.read_bounded(None, intake.MAX_MESSAGE_BYTES, sys.stdin.buffer)
 
 
 def _only_key(folder: Path) -> ids.Identity:
@@ -161,18 +161,22 @@ def accept(
     out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
     name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
+    again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
     """Accept an invitation: check it, then write the acceptance (file 1)."""
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
+    cli_player.refuse_second_acceptance(invitation, me, folder, again)
     game, path = session.accept(invitation, out_folder, me, name, chain_length)
+    cli_player.record_acceptance(game.game_id, me, folder, path)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
     _setup_report(game.setup, game.guest)
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
     out(f"send {path} to {host.name}")
+    cli_player.solo_answers(out_folder, folder, None, out)
 
 
 @app.command()
@@ -181,7 +185,7 @@ def receive(
     files: Annotated[list[Path], typer.Argument(help="Files received (raw or armored; '-' reads standard input).")],
     key: KeyOption = None,
     keys: KeysOption = None,
-    no_reply: Annotated[bool, typer.Option(help="Do not write the acknowledgement automatically.")] = False,
+    no_reply: Annotated[bool, typer.Option("--no-reply", help="Do not write the acknowledgement automatically.")] = False,
 ) -> None:
     """Check received files and add them to the game; acknowledge when you have nothing to decide."""
     incoming: list[tuple[bytes, str]] = []
@@ -193,10 +197,15 @@ def receive(
     result = session.receive(folder, incoming)
     for line in result.already:
         out(line + " (nothing to do)")
+    game = referee.load(folder)
+    if not result.added:  # an old or duplicate message: say so, and show nothing as if it were new
+        out(f"nothing new: {len(result.already)} file{'s' if len(result.already) != 1 else ''} already in the game; "
+            + cli_player.waiting_line(game))
+        return
     for path in result.added:
         out(f"added {path}")
-    game = referee.load(folder)
-    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply and bool(result.added))
+    cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
+    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
     if result.added:
         cli_report.write_reports(folder, keys, key, out)
 
@@ -224,16 +233,24 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
             path, _, _ = session.move(game_folder(game), me, [], "")
-            out(f"{outcome}; wrote the final file {path}: send it to your opponent")
+            out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
+            out(_armored(path))
         else:
             out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
         path, _, _ = session.move(game_folder(game), me, [], "")
-        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent")
+        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
+        out(_armored(path))
     else:
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+
+
+def _armored(path: Path) -> str:
+    raw = _read(path)
+    signed = movefile.parse(raw, str(path))
+    return armoring.armor(raw, f"Game: {signed.body.game} File: {signed.body.seq}").rstrip("\n")
 
 
 def _scenario_label(setup: referee.Setup) -> str:
@@ -269,8 +286,15 @@ def game_folder(game: referee.Game) -> Path:
 
 
 @app.command()
-def status(folder: Annotated[Path, typer.Argument(help="The game folder.")], key: KeyOption = None, keys: KeysOption = None) -> None:
+def status(
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    key: KeyOption = None,
+    keys: KeysOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON (docs/cli.md).")] = False,
+) -> None:
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
+    if as_json:
+        return cli_player.print_status_json(folder, keys, key)
     game = referee.load(folder)
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
@@ -291,6 +315,7 @@ def move(
     orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
     orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
     note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
+    pass_: Annotated[bool, typer.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -300,10 +325,14 @@ def move(
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
     game = referee.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
+    cli_player.refuse_empty_move(game, me, lines, pass_)
     path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
-    out(f"wrote {path} ({len(signed.body.decisions)} decisions): send it to your opponent")
+    count = len(signed.body.decisions)
+    out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
+        "or undo it by deleting it before it is sent")
+    cli_player.solo_answers(folder, ids.key_folder(keys), key, out)
     cli_report.write_reports(folder, keys, key, out)
 
 
@@ -394,6 +423,10 @@ from pbem import cli_orders  # noqa: E402  (legal, orders, board: pbem/cli_order
 
 cli_orders.register(app)
 cli_report.register(app)  # report, archive
+from pbem import cli_mail, cli_player  # noqa: E402  (commands in their own modules)
+
+cli_mail.register(app)
+cli_player.register(app)
 
 
 def _click_exception() -> type[Exception]:

@@ -21,6 +21,7 @@ from pbem import commitments, folder as folder_files, identity as ids, referee, 
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
+from pbem.tally import lines as tally_lines, tally
 
 # A game without a turn limit (War Galley) may never end under random choices:
 # the demo stops after this many files, unfinished, and still verifies both folders.
@@ -95,6 +96,8 @@ def run_demo(
         state = final["host"].resolved_state
         result = f"stopped after {len(final['host'].files)} files, unfinished: {ruleset.describe(state)}"
     say(f"result: {result}")
+    for line in tally_lines(tally(final["host"])):
+        say(line)
     say(f"verified: {len(final['host'].files)} files, both folders identical")
     say(f"games: {folders['host']} and {folders['guest']}; check with: pbem verify {folders['host']}")
     _write_reports(final["host"], out_folder, say)

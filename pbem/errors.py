@@ -113,3 +113,9 @@ class RulesetFailure(RulesetProblem):
     """The ruleset failed on a file in a way its contract does not allow (a bug in the ruleset)."""
 
     exit_code = 14
+
+
+class MailProblem(PbemError):
+    """Mail could not be sent or fetched: settings, connection, TLS, login."""
+
+    exit_code = 17

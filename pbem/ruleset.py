@@ -32,7 +32,9 @@ Optional (pbem/cli_orders.py asks with getattr and says so when missing):
 
 For reports (optional; docs/reports.md): `report_templates` names the
 ruleset's folder of templates/, `view(state, events, before, options)`
-gives the report's data as plain JSON values, `turn(state)` the game turn.
+gives the report's data as plain JSON values.
+- Optional: `turn(state)` the game turn a state is in (an int), so pbem can
+  count files per game turn; without it a game counts as one turn.
 """
 
 from __future__ import annotations

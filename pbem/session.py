@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import armor, commitments, folder as folders, identity as ids, lock, movefile, referee
+from pbem import commitments, intake, folder as folders, identity as ids, lock, movefile, referee
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
     IllegalDecision,
     KeyProblem,
-    MalformedFile,
     UsageError,
     WrongTurn,
 )
@@ -66,20 +65,8 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
 
 
 def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[bytes, str]]:
-    """The game files in a file (raw or armored, several armored blocks allowed)."""
-    if path is not None:
-        data = folders.read(path, folders.MAX_INCOMING_BYTES)
-        what = str(path)
-    else:
-        data = text or b""
-        what = "standard input"
-    if armor.is_armored(data):
-        try:
-            blocks = armor.dearmor_all(data.decode("utf-8", errors="replace"), what)
-        except MalformedFile:
-            raise
-        return [(raw, f"{what} (armored file {i})" if len(blocks) > 1 else what) for i, raw in enumerate(blocks, 1)]
-    return [(data, what)]
+    """The game files in a file, message, mailbox or text (pbem.intake decides its form once)."""
+    return intake.incoming(path, text)
 
 
 # ----- set-up ---------------------------------------------------------------------------
@@ -91,6 +78,14 @@ def _new_folder(folder: Path, purpose: str) -> None:
         raise UsageError(f"{folder}: is a file; give a new folder for {purpose}")
     if folder.exists() and any(p.name != lock.HOLDER_FILE for p in folder.iterdir()):
         raise UsageError(f"{folder}: the folder is not empty; choose a new one for {purpose}")
+
+
+def _holds_only(folder: Path, name: str, raw: bytes) -> bool:
+    """True if the folder holds exactly one entry, `name`, with exactly these bytes."""
+    if not folder.is_dir():
+        return False
+    entries = [p for p in folder.iterdir() if p.name != lock.HOLDER_FILE]
+    return len(entries) == 1 and entries[0].name == name and entries[0].read_bytes() == raw
 
 
 @contextlib.contextmanager
@@ -121,8 +116,13 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
     signed = movefile.parse(raw, what)
     game = referee.replay([raw], [what])
     acceptance = referee.make_accept(game, me, name, chain_length)
-    _new_folder(out, "this game")
     path = out / file_name(1)
+    if _holds_only(out, file_name(0), signed.raw):  # solo / hot-seat: accept in the host's own folder
+        with lock.hold(out, "pbem accept"):
+            if not _holds_only(out, file_name(0), signed.raw):
+                raise UsageError(f"{out}: changed while pbem accept was checking it; try again")
+            folders.write_atomic(path, acceptance.raw)
+        return referee.load(out), path
     with _locked_new_folder(out, "this game", "pbem accept"):
         folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
     return referee.load(out), path

@@ -189,6 +189,7 @@ class WarGalley(Adapter):
         return view.view(state, events, before, options)
 
     def turn(self, state: GameState) -> int:
+        """The game turn (3.1; 0 during deployment): pbem counts files per turn with it."""
         return state.turn
 
     # --- for `pbem demo` ---

@@ -1,0 +1,113 @@
+"""Issue 13's acceptance: a real battle (Tauris) played over loopback SMTP and IMAP.
+
+The two players share nothing but the mail system: each has his own key
+folder, game folder and mail settings. The invitation and the acceptance
+go by mail; after that each player's only commands are `pbem mail --once`
+(his cron job) and, when it says "your decision", `pbem move` with orders
+(chosen by the engine's demo player, standing in for a person) and `pbem
+send`. Every acknowledgement is written and sent by `pbem mail` alone: the
+test never writes a file without orders. The game ends with both folders
+byte-identical and verified.
+"""
+
+from __future__ import annotations
+
+import email
+import mailbox
+import random
+from email.policy import default as default_policy
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import identity as ids, referee
+from pbem.cli import app
+from pbem.demo import choose_orders
+from pbem.movefile import Move
+from pbem.tally import tally
+
+from .conftest import PLAYERS, MailSystem
+
+TURNS = 2  # play until the game reaches the third game turn (or ends)
+FILE_CAP = 400
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for user, password in PLAYERS.items():
+        monkeypatch.setenv(f"TEST_{user.upper()}_MAIL_PASSWORD", password)
+    keys = {user: tmp_path / f"{user}-keys" for user in PLAYERS}
+    me = {user: ids.generate(user, keys[user]) for user in PLAYERS}
+    games = {user: tmp_path / f"{user}-tauris" for user in PLAYERS}
+    configs = {
+        "alice": mail_system.settings("alice", {games["alice"]: mail_system.address("bob")}, tmp_path),
+        "bob": mail_system.settings("bob", {games["bob"]: mail_system.address("alice")}, tmp_path),
+    }
+
+    def cli(user: str, *args: str) -> str:
+        return run(*args, "--keys", str(keys[user]))
+
+    cli("alice", "new", "tauris", "--side", "caesarians", "--name", "Alice", "--out", str(games["alice"]))
+    cli("alice", "send", str(games["alice"]), "--config", str(configs["alice"]))
+    box = mailbox.Maildir(mail_system.maildirs["bob"], create=False)
+    (invitation,) = box.keys()
+    (tmp_path / "invitation.eml").write_bytes(box.get_bytes(invitation))
+    cli("bob", "accept", str(tmp_path / "invitation.eml"), "--name", "Bob", "--out", str(games["bob"]))
+    cli("bob", "send", str(games["bob"]), "--config", str(configs["bob"]))
+
+    chooser = random.Random(13)
+    written_by_person = 0
+    quiet_rounds = 0
+    for _ in range(2 * FILE_CAP):
+        progressed = False
+        for user in PLAYERS:
+            before = len(list(games[user].glob("*.pbem")))
+            report = cli(user, "mail", "--once", "--config", str(configs[user]))
+            progressed |= len(list(games[user].glob("*.pbem"))) != before
+            if "your decision" in report:
+                game = referee.load(games[user])
+                view = referee.outlook(game, me[user])
+                orders = choose_orders(game.ruleset, view.resolution.state, game.player(view.role).side, chooser)
+                assert orders, report
+                (tmp_path / "orders.txt").write_text("\n".join(orders) + "\n")
+                cli(user, "move", str(games[user]), "--orders", str(tmp_path / "orders.txt"))
+                cli(user, "send", str(games[user]), "--config", str(configs[user]))
+                written_by_person += 1
+                progressed = True
+        game = referee.load(games["alice"])
+        state = game.resolved_state
+        reached = state is not None and game.ruleset.turn(state) > TURNS
+        if (reached or game.finished() or len(game.files) >= FILE_CAP) and not progressed:
+            quiet_rounds += 1
+            if quiet_rounds >= 1:
+                break
+        else:
+            quiet_rounds = 0
+    else:
+        pytest.fail("the game over mail did not settle")
+
+    files = {user: sorted(games[user].glob("*.pbem")) for user in PLAYERS}
+    assert [p.name for p in files["alice"]] == [p.name for p in files["bob"]]
+    assert [p.read_bytes() for p in files["alice"]] == [p.read_bytes() for p in files["bob"]]
+    for user in PLAYERS:
+        assert "ok: game" in run("verify", str(games[user]))
+    final = referee.load(games["alice"])
+    assert final.finished() or final.ruleset.turn(final.resolved_state) > TURNS
+    counts = tally(final)
+    moves = [f.body for f in final.files if isinstance(f.body, Move)]
+    # Every file with decisions came from a person's `pbem move`; every other one from `pbem mail`.
+    assert counts.decisions == written_by_person == sum(1 for b in moves if b.decisions)
+    assert counts.acknowledgements == sum(1 for b in moves if not b.decisions) >= 10
+    # And each of them went through the mail system: one message per file after the set-up.
+    delivered = len(mail_system.delivered)
+    assert delivered == len(final.files)
+    for user in PLAYERS:
+        inbox = mailbox.Maildir(mail_system.maildirs[user], create=False)
+        headers = [email.message_from_bytes(inbox.get_bytes(k), policy=default_policy)["X-Pbem-Game"] for k in inbox.keys()]
+        assert headers and set(headers) == {final.game_id}
