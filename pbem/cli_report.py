@@ -31,7 +31,7 @@ def report_command(
     turn: Annotated[Optional[int], typer.Option("--turn", help="Report this whole turn (0: set-up).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Where to write the HTML (default: GAME/report/...).")] = None,
     ranges: Annotated[bool, typer.Option("--ranges", help="Draw every commander's command range.")] = False,
-    reach: Annotated[list[str], typer.Option("--reach", help="Draw where this galley can end a move now; repeatable.")] = [],
+    reach: Annotated[list[str], typer.Option("--reach", help="Draw where this unit can end a move now; repeatable.")] = [],
     key: Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Your key, for your private preview of the last file.")] = None,
     keys: Annotated[Optional[Path], typer.Option("--keys", help="Key folder.", show_default=False)] = None,
     preview: Annotated[bool, typer.Option("--preview", help="Report the last file's outcome with your own next reveal (your turn only).")] = False,
@@ -53,7 +53,7 @@ def report_command(
     options: dict[str, Any] = {"ranges": ranges, "reach": list(reach)}
     try:
         html = report.render(game, span, options)
-    except KeyError as exc:  # a --reach galley the battle does not have
+    except KeyError as exc:  # a --reach unit the battle does not have
         raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     except game.ruleset.illegal_errors as exc:
         raise UsageError(f"--reach: {exc}") from None

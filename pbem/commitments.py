@@ -1,7 +1,7 @@
 """Secret choices: committed in one signed file, opened in a later one.
 
-Some choices are written down in secret (Actium's Treasure Ship; tournament
-fleets, committed by both before either is shown). A player commits to a
+Some choices are written down in secret (a hidden objective; forces chosen
+by both players before either is shown). A player commits to a
 value with a salted hash and opens it when the rules call for it; the
 ruleset checks that the opening matches the commitment.
 

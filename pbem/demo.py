@@ -23,7 +23,7 @@ from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
 from pbem.tally import lines as tally_lines, tally
 
-# A game without a turn limit (War Galley) may never end under random choices:
+# A game without a turn limit may never end under random choices:
 # the demo stops after this many files, unfinished, and still verifies both folders.
 FILE_LIMIT = 600
 

@@ -2,7 +2,7 @@
 
 The invitation carries (or names) the exact rules data and scenario, pinned by
 hash. A host can hand the guest a scenario file that is a copy of a built-in
-battle with one line changed (the victory conditions, a galley's ratings)
+battle with one line changed (the victory conditions, a unit's ratings)
 under the same name; the game would look exactly like the real one. So when
 the pinned bytes are not the installed ruleset's built-in bytes of that name,
 `new`, `accept` and `status` say so loudly and show a unified diff of the

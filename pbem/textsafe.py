@@ -1,6 +1,6 @@
 """Text that came out of a file, made safe to print on a terminal.
 
-A name, a note, a galley name from a user scenario, an error message quoting
+A name, a note, a unit's name from a user scenario, an error message quoting
 an order: any of it may carry bytes a terminal obeys (ESC sequences that move
 the cursor, clear the screen or write the clipboard; bidi overrides that
 reorder what the eye reads). `visible` spells such characters out (`\\x1b`,

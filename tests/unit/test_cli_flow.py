@@ -38,8 +38,10 @@ def fails(result: subprocess.CompletedProcess[str], code: int, text: str) -> Non
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """The game files (each player's turn reports in report/ differ: his previews are his own)."""
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+    """The game files. Not report/ (each player's previews are his own) nor the hidden state
+    cache (.pbem-state), which a successful read-only command may write; the protocol tests
+    check that a failed command leaves even those alone."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
 
 
 def test_two_players_play_a_whole_game_by_files(tmp_path: Path) -> None:

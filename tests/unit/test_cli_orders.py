@@ -101,7 +101,7 @@ def test_the_draft_goes_back_through_move_as_it_stands(game, tmp_path: Path) -> 
     edited.write_text(printed.replace(lines[0] + "\n", "").replace("# " + option + "\n", option + "\n"))
     before = snapshot(folder)
     written = ok(pbem("move", str(folder), "--orders", str(edited), keys=keys))
-    assert "wrote" in written and "(1 decisions)" in written
+    assert "wrote" in written and "(1 decision)" in written
     signed = sorted(folder.glob("*.pbem"))[-1]
     recorded = json.loads(signed.read_bytes().split(b"\n")[0])["decisions"]
     game_ = referee.load(folder)

@@ -106,11 +106,23 @@ def _members(task: DeployTask, placed: dict[GalleyId, Position], waiting: dict[G
         mine = [gid for gid in placed if gid in group.galleys and gid not in used][: max(group.count, 0) or None]
         mine = mine if group.count != 0 else []
         used.update(mine)
-        limit = None if group.offmap < 0 else group.offmap
+        limit = None if group.offmap < 0 else group.offmap + _spare(group)
         off = [gid for gid in waiting if gid in group.galleys and gid not in used][:limit]
         used.update(off)
         out.append((group, mine, off))
     return out
+
+
+def _fewest(group: DeployGroup) -> int | None:
+    """The fewest of its `count` galleys the group may place, the others waiting too (Drepanum Approach)."""
+    value = group.params.get("fewest")
+    return int(value) if value is not None else None
+
+
+def _spare(group: DeployGroup) -> int:
+    """How many of the galleys the group may place it may keep off the map instead."""
+    fewest = _fewest(group)
+    return group.count - fewest if fewest is not None else 0
 
 
 def check_deploy(state: GameState, decision: Deploy) -> None:
@@ -132,11 +144,16 @@ def check_deploy(state: GameState, decision: Deploy) -> None:
     groups = _members(task, placed, waiting)
     used = {gid for _, mine, off in groups for gid in (*mine, *off)}
     for group, mine, off in groups:
-        if group.count >= 0 and len(mine) != group.count:
+        fewest = _fewest(group)
+        if fewest is not None:
+            if not fewest <= len(mine) <= group.count or len(mine) + len(off) != group.count + group.offmap:
+                raise IllegalOrder("set-up", f"{group.name}: place {fewest} to {group.count} galleys and keep "
+                                             f"the others off the map (`behind GALLEY`), not {len(mine)} and {len(off)}")
+        elif group.count >= 0 and len(mine) != group.count:
             raise IllegalOrder("set-up", f"{group.name}: place {group.count} galleys, not {len(mine)}")
         if group.count < 0 and len(mine) + len(off) != len(group.galleys):
             raise IllegalOrder("set-up", f"{group.name}: place or hold off the map every galley of the fleet")
-        if group.offmap >= 0 and len(off) != group.offmap:
+        if fewest is None and group.offmap >= 0 and len(off) != group.offmap:
             raise IllegalOrder("set-up", f"{group.name}: keep {group.offmap} galleys off the map "
                                          f"(`off`, `behind GALLEY`), not {len(off)}")
         for gid in mine:

@@ -143,6 +143,9 @@ class OffMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Galleys of a group that start off the map and enter later."""
 
     count: int
+    # More may wait, up to this many, the player choosing (Drepanum Approach: "from 1 to 4 separate
+    # squadrons", so 1 to 4 lead galleys on the map and 27 to 30 in port behind them).
+    up_to: int | None = None
     entry: list[Hex] = []  # entry hexes; empty = "behind the on-map galleys"
     from_turn: int = 1
     after: str | None = None  # a group that must be all on the map first

@@ -347,8 +347,12 @@ def _task(
         fixed_at = tuple((name, Hex(*scenario_layout.to_global(scenario_layout.parse_hex_ref(text), offsets)))
                          for name, text in group.commander_at.items() if name in free)
         entry = tuple(map_.parse(h) for h in group.offmap.entry) if group.offmap else ()
+        if group.offmap is not None and group.offmap.up_to is not None:
+            # Kept in `params` (not a new DeployGroup field) so recorded states of other battles keep their hash.
+            params["fewest"] = place - (group.offmap.up_to - offmap)
         groups.append(DeployGroup(group.name, candidates, slots, zone, free, count=place,
-                                  offmap=offmap if not members else 0, commander_at=fixed_at,
+                                  offmap=offmap if not members else 0,
+                                  commander_at=fixed_at,
                                   constraints=constraints, params=params, entry=entry))
     anywhere = tuple(c for c in side.commanders_anywhere if c not in placed_commanders)
     if not groups and not anywhere:

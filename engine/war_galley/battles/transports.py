@@ -17,7 +17,8 @@
   sea, else the tow parts. A transport that moves casts off its tow.
   Transports are worth `vp` each; transports exiting the south edge count
   for Carthage only in pairs, one pair per Carthaginian galley exited along
-  the south edge (which gives Rome nothing and does not return).
+  the south edge (which gives Rome nothing and does not return). The
+  transports "must exit to the south": off any other edge is refused.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from engine.war_galley.map_and_galleys.position import Around
 from engine.war_galley.movement.moving import Stepped, check_plan, surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import PassThrough, Rake, Ram
-from engine.war_galley.turn.extra import group_galleys, mark, new_exits, side_galleys, unmark, with_extra
+from engine.war_galley.turn.extra import edge_beyond, group_galleys, mark, new_exits, side_galleys, unmark, with_extra
 from engine.war_galley.turn.hooks import Params, SpecialRule, hook
 from engine.war_galley.turn.state import Award, GameState, Squadron
 
@@ -205,6 +206,20 @@ def transport_value(state: GameState, params: Params, galley: Galley) -> int | N
     if galley.id.type is GalleyType.TRANSPORT and state.side_of(galley.id.colour) == params["side"]:
         return int(params["vp"])
     return None
+
+
+@hook("move", "transport_vp")
+def exit_south(state: GameState, params: Params, before: Galley, plan: Any, moved: Galley) -> None:
+    """Ecnomus, Victory: "Roman transports that exit the map (they must exit to the south)"."""
+    if before.id.type is not GalleyType.TRANSPORT or state.side_of(before.id.colour) != params["side"]:
+        return
+    if moved.removed is not Removal.EXITED:
+        return
+    around = surroundings(state.board, state.galleys, before, state.wind, state.turn, state.charts)
+    edge = next((e for leg in check_plan(around, before, plan) if (e := edge_beyond(state, leg.position))), "")
+    wanted = params.get("exit_edge", "xx28")
+    if edge != wanted:
+        raise IllegalOrder("Ecnomus, Victory", f"{before.id}: the transports must exit to the south ({wanted} edge), not off the {edge or 'map'} edge")
 
 
 @hook("after", "transport_vp")

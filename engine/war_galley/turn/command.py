@@ -141,6 +141,13 @@ def line_astern(state: GameState, commander: CommanderState) -> tuple[GalleyId, 
         head = ahead if leader(ahead) is None or leader(ahead) == ship else None
     if head is None:
         return ()
+    return line_from(state, head)
+
+
+def line_from(state: GameState, head: Galley) -> tuple[GalleyId, ...]:
+    """The Line Astern (5.22) behind `head`, `head` first; () if no galley follows it."""
+    assert head.position is not None
+    friends = [g for g in state.galleys_of(state.controller(head)) if g.position is not None]
     line = [head]
     while True:
         last = line[-1]

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from engine.events import Event
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.turn.state import GameState
+from engine.war_galley.map_and_galleys.position import Position
 
 
 def with_extra(state: GameState, **changes: Any) -> GameState:
@@ -49,8 +50,13 @@ def edge_of(state: GameState, galley_id: GalleyId, events: list[Event]) -> str:
     """The map edge a galley left by (`xx00`, `xx28`, `10xx`, `60xx` of the joined map), from its last step."""
     from engine.war_galley.movement.moving import Stepped
     last = [e.position for e in events if isinstance(e, Stepped) and e.galley == galley_id]
+    return edge_beyond(state, last[-1]) if last else ""
+
+
+def edge_beyond(state: GameState, position: Position) -> str:
+    """The map edge (`xx00`, `xx28`, `10xx`, `60xx`) a position off the map lies beyond; "" if on it."""
     map_ = state.board.map
-    off = [h for p in last[-1:] for h in p.hexes if not map_.contains(h)]
+    off = [h for h in position.hexes if not map_.contains(h)]
     if not off:
         return ""
     h = off[0]

@@ -92,16 +92,35 @@ def _refuses_a_broken_deployment(state, example) -> None:  # type: ignore[no-unt
         check_deploy(state, broken)
 
 
-# The squadrons the book sets up as a Line Astern (5.22), checked against its text: the commander and how
-# many of the line's galleys stand on the map at turn 1 (the rest enter behind). Each must be one line,
-# the Command Ship first or second, every galley of it in the squadron.
-BOOK_LINES = {
+# The squadrons the book sets up as a Line Astern (5.22), checked against its text, for every battle: a
+# line is named by its commander (his ship first or second in it) or, where the book lets the player place
+# the commander, by the bow hex of its head; the count is how many of its galleys stand on the map at
+# turn 1 (the rest enter behind). A battle with {} sets up no Line Astern (line abreast, or zones).
+BOOK_LINES: dict[str, dict[str, int]] = {
     "side": {"Eudamus": 8, "Pamphilidus": 8, "Chariclitus": 8},  # "three columns of Line Astern"
-    "ecnomus": {"Regulus": 6, "Manlius": 6, "Hanno": 8},  # Squadrons I and II; Hanno's "direct Line Astern"
+    # Squadrons I and II; Hanno's "direct Line Astern"; Hamilcar's two columns of 4 (Hamilcar is in
+    # 3708-9, in neither); Gisgo's "7 Quinqueremes in 4714 back to 4701".
+    "ecnomus": {"Regulus": 6, "Manlius": 6, "Hanno": 8, "3312": 4, "4012": 4, "Gisgo": 7},
     "lade": {"Samos": 6, "Lesbos": 7, "Chios": 7, "Teos": 3, "Miletus": 7},  # "in Line Astern, by island squadron"
     "tauris": {"Marcus Octavius": 4, "Cleomacles": 4},  # two columns, the last four entering behind
     "myonessus": {"Polyxenidas": 4, "Phillipus": 4, "Zeuxis": 4, "Minnius": 4, "Eudamus": 7},
+    # The Main Squadron's 14 from its head in 2725 (Demokrates, in 2720-21, is third); the three Lembi
+    # lines (8, 9, 8) each led by its Lembi SqC; the Pergamene double column, 7 and 7 (Dionysidorus is
+    # placed as the player wants, so the starboard line is named by its head, 3621). The Rhodians are
+    # "in some disarray" (note a): the book's hexes make Philostratus' line of 3 and Theopholiscus' of 2.
+    "chios": {"2725": 14, "Lembi I": 8, "Lembi II": 9, "Lembi III": 8, "Attalus": 7, "3621": 7,
+              "Philostratus": 3, "Theopholiscus": 2},
+    # The Vanguard's Double Line Astern: the lead galley in 2326 heads a line of 6, 2126 the other of 5.
+    "drepanum-approach": {"2326": 6, "2126": 5},
+    # The remaining Romans "in double Line Astern" (the listed example: two lines of 10 from 3925, 3825);
+    # the Vanguard is "not all headed in the same direction", no line.
+    "drepanum-battle": {"3925": 10, "3825": 10},
+    "aegatian-isles": {}, "arginusae": {}, "catana": {}, "salamis-cyprus": {}, "naulochus": {}, "actium": {},
 }
+
+
+def test_book_lines_cover_every_battle() -> None:
+    assert sorted(BOOK_LINES) == sorted(p.stem for p in BATTLES_DIR.glob("*.toml"))
 
 
 @pytest.mark.parametrize("key", sorted(BOOK_LINES))
@@ -112,5 +131,9 @@ def test_every_line_the_book_sets_up_is_one_squadron_at_turn_1(key: str) -> None
     state = deployed(key)
     assert state.turn == 1
     for name, count in BOOK_LINES[key].items():
-        line = command.line_astern(state, state.commander(name))
+        if name[-1].isdigit():  # a head's bow hex
+            head = next(g for g in state.galleys if g.position is not None and str(g.position.bow) == name)
+            line = command.line_from(state, head)
+        else:
+            line = command.line_astern(state, state.commander(name))
         assert len(line) == count, f"{key}: {name}'s line is {len(line)} galleys, the book's {count}"

@@ -278,8 +278,9 @@ def test_ecnomus_special_rules() -> None:
         "own_disengage_drm": -1, "maximum_speed": False, "end": "bow",
     }
     assert rule(s, "in_command_first_turn") == {"side": "romans", "group": "Squadron IV (Triarii)", "turns": 1}
-    (option,) = s.options
-    assert option.key == "transports" and option.choices == ["ignore", "towed"]
+    options = {o.key: o for o in s.options}
+    assert set(options) == {"transports", "roman_sails"}  # roman_sails: the book's "may start with sails raised"
+    assert options["transports"].choices == ["ignore", "towed"]
     by_option = {r.name: r.option for r in s.special}
     assert by_option["ignore_transports"] == "transports=ignore"
     for name in ("towed_transports", "transport_command_limit", "transport_squadron"):
@@ -293,7 +294,8 @@ def test_ecnomus_special_rules() -> None:
     assert by_option["transport_vp"] is None
     assert s.initiative.side == "carthaginians"
     assert (s.wind.mode, s.wind.marker, s.wind.toward) == ("direction_only", "S6028", "S5927")
-    assert s.wind.params["may_start_sails_raised"] == ["romans"]
+    assert rule(s, "sails_up_start") == {"side": "romans"}  # was a wind parameter no code read (issue 11)
+    assert by_option["sails_up_start"] == "roman_sails"
 
 
 # ------------------------------------------------------------ Drepanum

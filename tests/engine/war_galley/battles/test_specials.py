@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from msgspec.structs import replace
 
@@ -22,7 +24,8 @@ from engine.war_galley.turn.activation import allowed
 from engine.war_galley.turn.commanders import transfer_targets
 from engine.war_galley.turn.decisions import Activate
 from engine.war_galley.turn.state import Phase, Squadron
-from tests.engine.war_galley.scenario_support import deployed, drive, new
+from engine.war_galley.ruleset import RULESET
+from tests.engine.war_galley.scenario_support import SeededDice, deployed, drive, new
 
 G = parse_galley_id
 
@@ -181,6 +184,26 @@ def test_ecnomus_transport_vp_and_paired_exits() -> None:
     assert state.vp("carthaginians") == 20
 
 
+def test_ecnomus_transports_must_exit_to_the_south() -> None:
+    state = deployed("ecnomus", {"transports": "towed"})
+    rows = [h.row for h in state.board.map.hexes()]
+    cols = [h.col for h in state.board.map.hexes()]
+    boat = state.galley(G("RT-1"))
+    plan = Plan(boat.id, SpeedSide.CRUISE, 1, (Forward(),))
+    south = replace(boat, position=Position(Hex(30, max(rows)), 3, False))  # heading off the xx28 edge
+    here = state.with_galley(south)
+    gone = moved(here, "RT-1", plan)
+    assert gone.removed is Removal.EXITED
+    specials.check_move(here, south, plan, gone)
+    for edge, position in (("10xx", Position(Hex(min(cols), 40), 5, False)), ("xx00", Position(Hex(30, min(rows)), 0, False))):
+        away = replace(boat, position=position)
+        here = state.with_galley(away)
+        gone = moved(here, "RT-1", plan)
+        assert gone.removed is Removal.EXITED
+        with pytest.raises(IllegalOrder, match=f"must exit to the south.*{edge}"):
+            specials.check_move(here, away, plan, gone)
+
+
 # --- Drepanum -------------------------------------------------------------------------------------
 
 
@@ -192,6 +215,30 @@ def test_drepanum_approach_port_and_no_maximum_until_in_the_water() -> None:
     assert hooks.maximum_barred(state, leads[0]) is not None
     roman = next(g for g in state.galleys if g.position is not None and g.id.colour.value == "R")
     assert "on the map" in hooks.maximum_barred(state, roman)[1]
+
+
+def _in_port(leads: int):  # type: ignore[no-untyped-def]
+    """Drepanum Approach's Carthaginian set-up with `leads` lead galleys, the rest behind the first."""
+    from engine.war_galley.play.legal import legal
+    from engine.war_galley.battles.deployment import check_deploy
+    state, _ = RULESET.advance(new("drepanum-approach"), SeededDice(random.Random(1)))
+    example = legal(state)[0]
+    galleys = [g for g, _ in example.galleys]
+    bows = ["6016/5", "6018/5", "6020/5", "6022/5", "6024/5"][:leads]
+    texts = [(g, bows[n] if n < leads else f"behind {galleys[0]}") for n, g in enumerate(galleys)]
+    commanders = tuple((name, galleys[0]) for name, _ in example.commanders)
+    decision = type(example)(side=example.side, commanders=commanders, galleys=tuple(texts))
+    return state, decision, check_deploy
+
+
+def test_drepanum_approach_in_port_as_1_to_4_squadrons() -> None:
+    for leads in (1, 2, 4):
+        state, decision, check = _in_port(leads)
+        check(state, decision)
+    for leads in (0, 5):
+        state, decision, check = _in_port(leads)
+        with pytest.raises(IllegalOrder, match="place 1 to 4 galleys"):
+            check(state, decision)
 
 
 def test_drepanum_first_turn_option() -> None:

@@ -1,0 +1,89 @@
+"""Decisions as tagged msgspec Structs, crossing the contract as plain JSON (dicts of ints and strings)."""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from engine.fleets.errors import NotationError
+
+
+class Base(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class SetTerrain(Base, tag="terrain"):
+    coasts: list[list[Any]]  # [edge, shallows]
+    pieces: list[list[Any]] = []  # [kind, x0, y0, x1, y1, shallows]
+
+
+class WindFrom(Base, tag="wind"):
+    point: str
+
+
+class AttackFrom(Base, tag="attack"):
+    edge: str
+
+
+class Place(Base, tag="place"):
+    id: str
+    x: int
+    y: int
+    heading: int
+
+
+class PlaceRest(Base, tag="place-rest"):
+    pass
+
+
+class Move(Base, tag="move"):
+    """One element: turn first (optional), then straight legs to each waypoint, then (optional) into contact
+    with an enemy's front (the default), left or right flank, or rear."""
+
+    id: str
+    turn: int | None = None
+    to: list[list[int]] = []
+    contact: str | None = None
+    edge: str = "front"
+
+
+class Shift(Base, tag="shift"):
+    """A group (or one element) moving together by one straight vector, keeping facing."""
+
+    ids: list[str]
+    dx: int
+    dy: int
+
+
+class Back(Base, tag="back"):
+    """Galleys straight backward, as a group or singly, at -100p."""
+
+    ids: list[str]
+    distance: int
+
+
+class Drift(Base, tag="drift"):
+    id: str
+
+
+class End(Base, tag="end"):
+    pass
+
+
+class Concede(Base, tag="concede"):
+    pass
+
+
+Decision = Union[SetTerrain, WindFrom, AttackFrom, Place, PlaceRest, Move, Shift, Back, Drift, End, Concede]
+
+
+def to_json(decision: Decision) -> Any:
+    return msgspec.to_builtins(decision)
+
+
+def from_json(value: Any) -> Decision:
+    try:
+        return msgspec.convert(value, Decision)  # type: ignore[arg-type]
+    except msgspec.ValidationError as exc:
+        raise NotationError(f"not a fleet decision: {exc}") from None

@@ -1,0 +1,116 @@
+"""Element types (the fragment's table), the rules' fixed numbers, and an element on the table."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Literal
+
+import msgspec
+
+from engine.fleets.errors import ScenarioError
+from engine.fleets.geometry import UNIT, Rect, Vec, square
+
+Kind = Literal["galley", "ship"]
+
+
+class ElementType(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    code: str
+    name: str
+    cv: int
+    speed: int
+    kind: Kind  # "galley": oared (Cat, Lib, Lng); "ship": sailing (Wr, Tr) -- see docs/fleets-rules.md
+    astern_bonus: bool
+
+
+class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    base_width: int
+    pivot_quarter: int
+    drift: int
+    upwind_or_shallows: int
+    wind_astern_bonus: int
+    backward_penalty: int
+    flee: int
+    general_bonus: int
+    rear_support: int
+    overlap_penalty: int
+    table: int
+    deploy_depth: int
+    piece_length: int
+    width_num: int
+    width_den: int
+    shallows_max: int
+    open_water: int
+    centre_clear: int
+    pieces_one_coast: int
+    pieces_two_coasts: int
+    loss_fraction_den: int
+
+
+class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    types: tuple[ElementType, ...]
+    numbers: Numbers
+
+    def type(self, code: str) -> ElementType:
+        for t in self.types:
+            if t.code == code:
+                return t
+        raise ScenarioError(f"no element type {code!r} (types: {', '.join(t.code for t in self.types)})")
+
+
+def load_rules(data: bytes, what: str = "rules data") -> Rules:
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+        rules = msgspec.convert(raw, Rules)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
+        raise ScenarioError(f"{what}: {exc}") from None
+    n = rules.numbers
+    if n.base_width % 2:
+        raise ScenarioError(f"{what}: base_width must be even (bases are placed by their centre)")
+    for field in ("base_width", "drift", "table", "deploy_depth", "piece_length", "width_num", "width_den",
+                  "loss_fraction_den", "flee", "open_water"):
+        if getattr(n, field) < 1:
+            raise ScenarioError(f"{what}: {field} must be at least 1")
+    for field in n.__struct_fields__:
+        if getattr(n, field) < 0:
+            raise ScenarioError(f"{what}: {field} may not be negative")
+    codes = [t.code for t in rules.types]
+    if len(set(codes)) != len(codes) or not codes:
+        raise ScenarioError(f"{what}: each element type once")
+    for t in rules.types:
+        if t.speed < 1:
+            raise ScenarioError(f"{what}: {t.code}: speed must be at least 1")
+    return rules
+
+
+class Element(msgspec.Struct, frozen=True, array_like=True):
+    """One base: its id (e.g. G3), type code, side key, centre, heading (degrees), general's flag."""
+
+    id: str
+    type: str
+    side: str
+    x: int
+    y: int
+    heading: int
+    general: bool = False
+
+    @property
+    def centre(self) -> Vec:
+        return (self.x, self.y)
+
+    def footprint(self, half: int) -> Rect:
+        return square(self.x, self.y, half)
+
+    def moved(self, x: int, y: int, heading: int | None = None) -> "Element":
+        return msgspec.structs.replace(self, x=x, y=y, heading=self.heading if heading is None else heading)
+
+    @property
+    def front(self) -> Vec:
+        return UNIT[self.heading]
+
+
+def is_galley(rules: Rules, element: Element) -> bool:
+    return rules.type(element.type).kind == "galley"
+
+
+def is_ship(rules: Rules, element: Element) -> bool:
+    return rules.type(element.type).kind == "ship"

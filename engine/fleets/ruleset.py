@@ -1,0 +1,114 @@
+"""Fleet battles behind the protocol's ruleset contract (pbem/ruleset.py), without importing pbem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.fleets import agent, describe, legal as legal_orders, notation, play, scenario, view as views
+from engine.fleets.decisions import from_json, to_json
+from engine.fleets.elements import load_rules
+from engine.fleets.errors import FleetsError, ScenarioError
+from engine.fleets.state import State, decode_state, encode_state
+
+
+class ScenarioSummary:
+    """What `pbem scenarios` lists (the protocol's ScenarioInfo shape)."""
+
+    def __init__(self, name: str, title: str, sides: tuple[str, str], summary: str) -> None:
+        self.name, self.title, self.sides, self.summary = name, title, sides, summary
+
+
+class Fleets:
+    name = "fleets"
+    version = "1"
+    illegal_errors: tuple[type[Exception], ...] = (FleetsError,)
+    demo_scenario = "salamis-480"
+
+    def default_rules_data(self) -> bytes:
+        data = scenario.fleets_dir() / "rules.toml"
+        return data.read_bytes()
+
+    def scenarios(self) -> list[ScenarioSummary]:
+        out = []
+        for name in scenario.builtin_names():
+            spec = scenario.parse(scenario.builtin(name) or b"", name)
+            sizes = " v ".join(str(len(s.elements)) for s in spec.sides)
+            out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
+                                       f"{spec.summary} ({sizes} elements)"))
+        return out
+
+    def builtin_scenario(self, name: str) -> bytes | None:
+        return scenario.builtin(name)
+
+    def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
+        data = self.builtin_scenario(name_or_path)
+        if data is not None:
+            return name_or_path, data
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise ScenarioError(f"no scenario {name_or_path!r} (built in: {', '.join(scenario.builtin_names())})")
+        data = path.read_bytes()
+        return scenario.parse(data, "fleet scenario").key, data
+
+    def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+        spec = scenario.parse(scenario_data)
+        scenario.initial_state(spec, load_rules(rules_data))  # refuse a game that could not be set up, now
+        return spec.sides[0].key, spec.sides[1].key
+
+    def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:
+        if options:
+            raise ScenarioError(f"fleet battles take no options (given: {', '.join(sorted(options))})")
+        return scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data))
+
+    def pending(self, state: State) -> play.Pending:
+        return play.pending(state)
+
+    def legal(self, state: State) -> list[Any]:
+        return [to_json(d) for d in legal_orders.legal(state)]
+
+    def apply(self, state: State, decision: Any, dice: Any) -> tuple[State, list[Any]]:
+        return play.apply(state, from_json(decision), dice)
+
+    def advance(self, state: State, dice: Any) -> tuple[State, list[Any]]:
+        return play.advance(state, dice)
+
+    def state_bytes(self, state: State) -> bytes:
+        return encode_state(state)
+
+    def state_from_bytes(self, data: bytes) -> State:
+        return decode_state(data)
+
+    def load_state(self, data: bytes, rules_data: bytes) -> State:
+        """The contract's cache loader: the state is self-contained (it carries its rules)."""
+        return decode_state(data)
+
+    def parse_order(self, text: str, state: State) -> Any:
+        return to_json(notation.parse_decision(text))
+
+    def format_order(self, decision: Any) -> str:
+        return notation.format_decision(from_json(decision))
+
+    def describe(self, state: State) -> str:
+        return describe.state_summary(state)
+
+    def describe_event(self, event: Any, state: State | None = None) -> str:
+        return describe.event_words(event, state)
+
+    def result(self, state: State) -> str | None:
+        return state.result
+
+    def table_view(self, state: State, events: list[Any]) -> dict[str, Any]:
+        """The table as a report draws it (engine/fleets/view.py, templates/fleets/table.svg.j2); not yet wired
+        to pbem's report contract (`view` + `report_templates`), which landed at the end of the day."""
+        return views.table_view(state, events)
+
+    def legal_kinds(self, state: State) -> list[str]:
+        """The kinds of order that may be written now, with their bounds (beyond the listed examples)."""
+        return legal_orders.kinds(state)
+
+    def choose(self, state: State, side: str, rng: Any) -> Any:
+        return to_json(agent.choose(state, rng))
+
+
+RULESET = Fleets()
