@@ -9,7 +9,6 @@ from msgspec.structs import replace
 
 from engine.dice import ForcedDice
 from engine.errors import IllegalOrder
-from engine.war_galley.battles import shared as specials
 from engine.war_galley.battles.scenario import SPECIAL_RULES
 from engine.war_galley.battles.transports import tows
 from engine.war_galley.map_and_galleys.galley import Capture, GalleyType, Removal, parse_galley_id
@@ -194,14 +193,14 @@ def test_ecnomus_transports_must_exit_to_the_south() -> None:
     here = state.with_galley(south)
     gone = moved(here, "RT-1", plan)
     assert gone.removed is Removal.EXITED
-    specials.check_move(here, south, plan, gone)
+    hooks.check_move(here, south, plan, gone)
     for edge, position in (("10xx", Position(Hex(min(cols), 40), 5, False)), ("xx00", Position(Hex(30, min(rows)), 0, False))):
         away = replace(boat, position=position)
         here = state.with_galley(away)
         gone = moved(here, "RT-1", plan)
         assert gone.removed is Removal.EXITED
         with pytest.raises(IllegalOrder, match=f"must exit to the south.*{edge}"):
-            specials.check_move(here, away, plan, gone)
+            hooks.check_move(here, away, plan, gone)
 
 
 # --- Drepanum -------------------------------------------------------------------------------------
