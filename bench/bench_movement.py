@@ -17,14 +17,14 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from engine.board import Board, Edge
-from engine.galley import Colour, Galley, GalleyId, GalleyType
-from engine.hexes import Direction, Hex, MapSpec
-from engine.movement import surroundings
-from engine.planner import end_positions
-from engine.position import Position
-from engine.ratings import Ratings, SideRatings, SpeedSide
-from engine.speed import Wind
+from engine.war_galley.map_and_galleys.board import Board, Edge
+from engine.war_galley.map_and_galleys.galley import Colour, Galley, GalleyId, GalleyType
+from engine.war_galley.map_and_galleys.hexes import Direction, Hex, MapSpec
+from engine.war_galley.map_and_galleys.position import Position
+from engine.war_galley.map_and_galleys.ratings import Ratings, SideRatings, SpeedSide
+from engine.war_galley.movement.moving import surroundings
+from engine.war_galley.movement.speed import Wind
+from engine.war_galley.play.planner import end_positions
 
 ACTIUM = MapSpec.short_edge()
 

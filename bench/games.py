@@ -25,7 +25,9 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import folder as folders, identity as ids, referee, session
+from pbem import folder as folders
+from pbem import identity as ids
+from pbem import referee, session
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 
@@ -45,8 +47,9 @@ class _PlayOn:
         return getattr(self._ruleset, name)
 
     def choose(self, state: Any, side: str, rng: random.Random) -> Any:
-        from engine import agent, choices
-        from engine.decisions import to_json
+        from engine.war_galley.battles import choices
+        from engine.war_galley.play import agent
+        from engine.war_galley.turn.decisions import to_json
 
         if choices.wanted(state) is not None:
             return rng.choice(choices.listed(state))

@@ -2,13 +2,13 @@
 
     python bench/person_files.py [SCENARIO ...] [--seeds N] [--turns T]
 
-Plays the demo player (engine.agent) through the protocol's rhythm without
+Plays the demo player (engine.war_galley.play.agent) through the protocol's rhythm without
 the signatures: files alternate between the two players; a file carries its
 author's decisions while the rules ask him, up to the first that rolls dice
 (docs/protocol.md); a file with no decision is an acknowledgement the tool
 writes by itself. Counts, per game turn, all files and the person-written
 ones (those carrying a decision), over game turns 1.. (the deployment, turn 0,
-left out), with the shortcuts (engine.shortcuts) used by the demo player and
+left out), with the shortcuts (engine.war_galley.play.shortcuts) used by the demo player and
 without. `--kinds` adds which decisions the person-written files carried.
 """
 
@@ -19,13 +19,14 @@ import statistics
 import sys
 from collections import Counter
 
-from engine import agent, play, sequence
 from engine.dice import NoDice
-from engine.rulesdata import default_rules_data
-from engine.scenario import BATTLES_DIR
-from engine.setup import new_game
-from engine.state import GameState
-
+from engine.war_galley.battles.scenario_files import BATTLES_DIR
+from engine.war_galley.battles.setup import new_game
+from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
+from engine.war_galley.play import agent
+from engine.war_galley.play import dispatch as play
+from engine.war_galley.turn import sequence
+from engine.war_galley.turn.state import GameState
 
 KINDS: Counter[tuple[bool, str]] = Counter()
 

@@ -25,8 +25,8 @@ def test_recorded_game_replays_to_the_same_end(game: str, files: int, result: st
 
 
 def test_sample_orders_parse_and_print_back() -> None:
-    from engine import notation
-    from engine.hexes import MapSpec
+    from engine.war_galley.map_and_galleys.hexes import MapSpec
+    from engine.war_galley.play import notation
 
     lines = [l for l in (EXAMPLES / "orders-tauris.txt").read_text().splitlines() if l and not l.startswith("#")]
     assert len(lines) == 4

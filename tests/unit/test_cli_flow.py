@@ -153,9 +153,9 @@ def test_own_rules_data_is_pinned_and_shown_to_both_players(tmp_path: Path) -> N
     own = tmp_path / "house-rules"
     own.mkdir()
     for name in ("charts.toml", "counters.toml", "commanders.toml"):
-        text = (Path(__file__).resolve().parents[2] / "scenarios" / name).read_text()
+        text = (Path(__file__).resolve().parents[2] / "scenarios" / "war_galley" / name).read_text()
         (own / name).write_text("# our house copy\n" + text if name == "charts.toml" else text)
-    bundle = subprocess.run([sys.executable, "-m", "engine.rulesdata", str(own)], capture_output=True, check=True).stdout
+    bundle = subprocess.run([sys.executable, "-m", "engine.war_galley.map_and_galleys.rulesdata", str(own)], capture_output=True, check=True).stdout
     (tmp_path / "house.json").write_bytes(bundle)
     ak, bk = tmp_path / "ak", tmp_path / "bk"
     ok(pbem("keygen", "alice", keys=ak))

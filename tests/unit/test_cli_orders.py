@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import identity as ids, referee, session
+from pbem import identity as ids
+from pbem import referee, session
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 from tests.unit.test_cli_flow import fails, ok, pbem, snapshot
@@ -67,7 +68,7 @@ def test_a_galley_not_in_the_battle_is_refused_by_name(game) -> None:
     before = snapshot(folder)
     fails(pbem("legal", str(folder), "R4-9", keys=keys), 2, "R4-9 is not a galley of this battle")
     fails(pbem("legal", str(folder), "Z9", keys=keys), 2, "not a galley id")
-    # refused by name at reading (engine.references) or before the rules (engine.order_errors)
+    # refused by name at reading (engine.war_galley.turn.references) or before the rules (engine.war_galley.play.order_errors)
     for typed in (["activate Cleomacles: R4-9 cruise 2: F F"], ["reactions: R4-9: avoid=never", "activate Varus:"]):
         result = pbem("move", str(folder), *typed, keys=keys)
         fails(result, 11, "R4-9")

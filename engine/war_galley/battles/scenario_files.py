@@ -1,0 +1,74 @@
+"""The battle files: the built-in scenarios (found through engine.datafiles) and a player's own.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from engine.datafiles import scenarios_dir
+from engine.errors import RulesDataError
+from engine.war_galley.battles.scenario import Scenario, Side
+from engine.war_galley.battles.scenario_checks import check_scenario
+from engine.war_galley.map_and_galleys.manifest import (
+    Commanders,
+    CounterKey,
+    Manifest,
+    decode_toml,
+    load_commanders,
+    load_manifest,
+    parse_galley_range,
+)
+
+SCENARIOS_DIR = scenarios_dir("war_galley")
+BATTLES_DIR = SCENARIOS_DIR / "battles"
+
+
+# ---------------------------------------------------------------- loaders
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_manifest() -> Manifest:
+    path = SCENARIOS_DIR / "counters.toml"
+    return load_manifest(path.read_bytes(), str(path))
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_commanders() -> Commanders:
+    path = SCENARIOS_DIR / "commanders.toml"
+    return load_commanders(path.read_bytes(), str(path))
+
+
+def parse_scenario(
+    data: bytes, source: str, manifest: Manifest | None = None, commanders: Commanders | None = None
+) -> Scenario:
+    """Decode and check scenario TOML bytes; `source` names it in errors."""
+    scenario = decode_toml(data, Scenario, source)
+    check_scenario(scenario, source, manifest, commanders)
+    return scenario
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    """Read a scenario file, checked against the built-in manifest and commanders."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RulesDataError(f"{p}: cannot read: {exc}") from exc
+    return parse_scenario(data, str(p), builtin_manifest(), builtin_commanders())
+
+
+def builtin_scenarios() -> list[Scenario]:
+    """The book's battles under scenarios/war_galley/battles/, in the book's order."""
+    found = [load_scenario(p) for p in sorted(BATTLES_DIR.glob("*.toml"))]
+    return sorted(found, key=lambda s: (s.book_order, s.key))
+
+
+def galley_crew(scenario: Scenario, side: Side, key: CounterKey, manifest: Manifest) -> int:
+    """A galley's Crew in this scenario: the scenario's statement, else the counter."""
+    for fleet in side.fleets:
+        for g in fleet.galleys:
+            t, ids = parse_galley_range(g.galleys)
+            if t == key.type and key.id in ids and g.crew is not None:
+                return g.crew
+    return manifest.ratings(key).crew

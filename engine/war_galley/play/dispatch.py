@@ -1,0 +1,121 @@
+"""`apply` and `pending`: a decision checked against whose turn it is and dispatched to its rule.
+
+Every check runs before the first die: each rule module validates the
+whole decision before it rolls, and once it rolls it does not refuse.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine.adapter import Pending
+from engine.dice import Dice
+from engine.errors import IllegalOrder, WrongPlayer
+from engine.events import Event
+from engine.war_galley.battles import deployment
+from engine.war_galley.play import order_errors, shortcuts
+from engine.war_galley.turn import activation, boarding_segment, commanders, initiative, sequence, victory
+from engine.war_galley.turn.decisions import (
+    AcceptHalt,
+    Activate,
+    AnyDecision,
+    Boarding,
+    Concede,
+    Deploy,
+    Double,
+    Individual,
+    Initiative,
+    ProposeHalt,
+    Reactions,
+    Speed,
+    Squadrons,
+    Transfer,
+)
+from engine.war_galley.turn.state import GameState, Phase
+
+
+class HaltProposed(Event, frozen=True, kw_only=True):
+    side: str
+
+
+class ReactionsSet(Event, frozen=True, kw_only=True):
+    """The side's standing reaction orders from now on (6.5, 6.7, 8.42; docs/reactions.md)."""
+
+    side: str
+
+
+def pending(state: GameState) -> Pending:
+    if state.result is not None:
+        return Pending(None, "over", state.result.text, finished=True)
+    due = sequence.decision_due(state)
+    if due is None:
+        return Pending(None, "automatic", sequence.describe_phase(state), automatic=True)
+    return Pending(due.side, due.kind, f"{sequence.describe_phase(state)}: {due.prompt}")
+
+
+_KINDS: dict[str, tuple[type, ...]] = {
+    "deploy": (Deploy,),
+    "squadrons": (Squadrons,),
+    "initiative": (Initiative,),
+    "speed": (Speed,),
+    "activate": (Activate, Double),
+    "individual": (Individual,),
+    "commit": (),  # secret choices come as protocol dicts (engine.war_galley.battles.choices), never as decisions
+    "open": (),
+    "board": (Boarding,),
+}
+_TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
+
+
+def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameState, list[Event]]:
+    if state.result is not None:
+        raise IllegalOrder("9.1", f"the game is over: {state.result.text}")
+    due = sequence.decision_due(state)
+    if due is None:
+        raise IllegalOrder("3.1", f"no decision is wanted now ({sequence.describe_phase(state)})")
+    if decision.side != due.side:
+        raise WrongPlayer(f"{due.side} decides now ({due.prompt}), not {decision.side}")
+    if state.halt_proposed is not None and state.halt_proposed != decision.side and not isinstance(decision, AcceptHalt):
+        state = replace(state, halt_proposed=None)  # carrying on declines the offer
+    order_errors.check_names(state, decision)  # an unknown name is refused as such, before the rules
+    if isinstance(decision, Concede):
+        return victory.end(state, victory.concession(state, decision.side))
+    if isinstance(decision, ProposeHalt):
+        return replace(state, halt_proposed=decision.side), [HaltProposed(rule="9.1", side=decision.side)]
+    if isinstance(decision, AcceptHalt):
+        if state.halt_proposed != state.other(decision.side):
+            raise IllegalOrder("9.1", "the other side has not proposed to halt")
+        return victory.end(state, victory.halt(state))
+    if isinstance(decision, Reactions):
+        # Any time the side decides; no dice. The orders in force when the active side signs are used.
+        orders = tuple((k, o) for k, o in state.reactions if k != decision.side)
+        state = replace(state, reactions=tuple(sorted((*orders, (decision.side, decision.orders)))))
+        return state, [ReactionsSet(rule="6.5", side=decision.side)]
+    if isinstance(decision, Transfer):
+        if due.kind not in _TRANSFER_WHEN or state.current is not None:
+            raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
+                                       "not in the middle of an activation")
+        return commanders.transfer(state, decision, dice)
+    if not isinstance(decision, _KINDS[due.kind]):
+        raise IllegalOrder("3.1", f"{due.prompt}: a {decision.__struct_config__.tag} decision does not fit")
+    if isinstance(decision, Deploy):
+        return deployment.apply_deploy(state, decision)
+    if isinstance(decision, Squadrons):
+        return sequence.settle_squadrons(state, decision)
+    if isinstance(decision, Initiative):
+        return initiative.choose_first(state, decision)
+    if isinstance(decision, Speed):
+        return shortcuts.choose_speed(state, decision)
+    if isinstance(decision, Double):
+        if state.current is not None or state.phase is not Phase.COMMAND:
+            raise IllegalOrder("5.42", "a Double Activation is declared at the start of an activation in phase E")
+        return activation.apply_double(state, decision, dice)
+    if isinstance(decision, Individual):
+        return shortcuts.apply_individual(state, decision, dice)
+    if isinstance(decision, Boarding):
+        return boarding_segment.apply_boarding(state, decision, dice)
+    assert isinstance(decision, Activate)
+    try:
+        return shortcuts.activate(state, decision, dice)
+    except IllegalOrder as exc:  # raised before any die: say which galley's orders it is about
+        raise order_errors.about_galley(state, decision, exc) from None

@@ -1,0 +1,226 @@
+"""The legal-action generator: `legal(state)` lists decisions the pending side may make.
+
+It is the one source for listings, error messages and random play. Where a
+decision has too many forms to list (an activation's plans are a product
+over its galleys' end positions; a deployment a product over slots), it
+lists a few complete, legal representatives built from the same
+generators that validate: the planner's end positions (engine.war_galley.play.planner),
+the squadrons' claims (engine.war_galley.turn.command), the slots and zones (engine.war_galley.battles.setup).
+Every listed decision passes `apply`. Conceding and proposing a halt are
+always open to the side deciding and are not listed.
+"""
+
+from __future__ import annotations
+
+from engine.errors import IllegalOrder
+from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
+from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
+from engine.war_galley.movement.moving import check_plan, move, surroundings
+from engine.war_galley.movement.speed import speed_limit
+from engine.war_galley.movement.steps import Plan
+from engine.war_galley.play import deploy_examples, legal_combat, legal_shortcuts
+from engine.war_galley.play.planner import Reach, end_positions
+from engine.war_galley.turn import command, scenario_play
+from engine.war_galley.turn.activation import allowed, double_options, squadrons_left
+from engine.war_galley.turn.commanders import transfer_targets
+from engine.war_galley.turn.decisions import (
+    AcceptHalt,
+    Activate,
+    AnyDecision,
+    Deploy,
+    Double,
+    Individual,
+    Initiative,
+    Speed,
+    Squadrons,
+    Transfer,
+)
+from engine.war_galley.turn.sequence import Due, decision_due, speed_choices
+from engine.war_galley.turn.state import GameState, PendingActivation, galley_key
+
+
+def legal(state: GameState) -> list[AnyDecision]:
+    due = decision_due(state)
+    if due is None:
+        return []
+    out: list[AnyDecision] = []
+    if due.kind == "deploy":
+        out += deployments(state, due.side)
+    elif due.kind == "squadrons":
+        out += squadron_choices(state, due.side)
+    elif due.kind == "initiative":
+        out += [Initiative(side=due.side, first=s.key) for s in state.sides]
+    elif due.kind == "speed":
+        out += speed_levels(state, due.side)
+        out += legal_shortcuts.speed_examples([d for d in out if isinstance(d, Speed)])
+    elif due.kind == "activate":
+        out += activations(state, due)
+        out += legal_shortcuts.board_examples(out)
+    elif due.kind == "individual":
+        out += [Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)]
+        out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
+    elif due.kind == "board":
+        out += legal_combat.boarding_examples(state, due.side)
+    if due.kind == "speed":
+        out += legal_combat.reaction_examples(state, due.side)
+    if due.kind in ("squadrons", "activate", "individual") and state.current is None:
+        out += transfers(state, due.side)
+    if state.halt_proposed == state.other(due.side):
+        out.append(AcceptHalt(side=due.side))
+    return out
+
+
+# --- set-up ---------------------------------------------------------------------------------
+
+
+def deployments(state: GameState, side: str) -> list[Deploy]:
+    """Galleys to slots in the book's order and in reverse; zones filled to fit their rules (engine.war_galley.play.deploy_examples)."""
+    return deploy_examples.examples(state, side)
+
+
+# --- phase B and D ----------------------------------------------------------------------------
+
+
+def squadron_choices(state: GameState, side: str) -> list[Squadrons]:
+    """By range alone; each Line Astern on its own; and shared galleys given to their last claimant."""
+    out = [command.default_assignment(state, side)]
+    for name in command.line_options(state, side):
+        out.append(command.default_assignment(state, side, (name,)))
+    claims = command.claims(state, side)
+    last = tuple((gid, names[-1]) for gid, names in sorted(claims.items(), key=lambda kv: galley_key(kv[0])) if len(names) > 1)
+    alternative = Squadrons(side=side, assign=last)
+    if alternative not in out:
+        out.append(alternative)
+    return out
+
+
+def speed_levels(state: GameState, side: str) -> list[Speed]:
+    out = []
+    for s in state.squadrons:
+        if s.side != side or s.key in state.speed_set:
+            continue
+        choices = tuple(speed_choices(state, s))
+        out.append(Speed(side=side, squadron=s.key))
+        if choices:
+            out.append(Speed(side=side, squadron=s.key, maximum=choices))
+        if len(choices) > 1:
+            out.append(Speed(side=side, squadron=s.key, maximum=choices[::2]))
+    return out
+
+
+def transfers(state: GameState, side: str) -> list[Transfer]:
+    out = []
+    for c in state.commanders_of(side):
+        if c.transfer_turn == state.turn:
+            continue
+        targets = transfer_targets(state, c)
+        if targets:
+            out.append(Transfer(side=side, commander=c.name, to=targets[0]))
+    return out
+
+
+# --- activations ------------------------------------------------------------------------------
+
+
+def activations(state: GameState, due: Due) -> list[AnyDecision]:
+    out: list[AnyDecision] = []
+    for key, also in allowed(state, due.side):
+        options = _Options(state, due.side)
+        for variant in range(3):
+            decision = scenario_play.with_entries(state, _activation(state, due.side, key, also, variant, options),
+                                                  variant)
+            if decision not in out and scenario_play.acceptable(state, decision):
+                out.append(decision)
+    out += [Double(side=due.side, other=other) for _, other in double_options(state, due.side)]
+    return out
+
+
+class _Options:
+    """Each galley's end positions as the activation starts, and how far each hex lies from the enemy.
+
+    Later galleys' plans are tried against the galleys as earlier plans left
+    them (`move` refuses a clash), so one planner run per galley serves every variant.
+    """
+
+    def __init__(self, state: GameState, side: str) -> None:
+        self.state = state
+        self.reaches: dict[GalleyId, list[Reach]] = {}
+        enemy = [h for g in state.galleys if g.position is not None and state.controller(g) != side
+                 for h in g.position.hexes]
+        self.gap: dict[Hex, int] = {h: 0 for h in enemy}
+        frontier = list(enemy)
+        while frontier:  # breadth-first from every enemy hex at once
+            nxt = []
+            for h in frontier:
+                for n in neighbours(h):
+                    if n not in self.gap and state.board.on_map(n):
+                        self.gap[n] = self.gap[h] + 1
+                        nxt.append(n)
+            frontier = nxt
+
+    def of(self, galley: Galley) -> list[Reach]:
+        if galley.id not in self.reaches:
+            around = surroundings(self.state.board, self.state.galleys, galley, self.state.wind, self.state.turn, self.state.charts)
+            try:
+                self.reaches[galley.id] = end_positions(around, galley)
+            except IllegalOrder:
+                self.reaches[galley.id] = []
+        return self.reaches[galley.id]
+
+    def nearness(self, reach: Reach) -> int:
+        return min(self.gap.get(h, 999) for h in reach.position.hexes)
+
+
+def _activation(state: GameState, side: str, key: str, also: str | None, variant: int, options: _Options) -> Activate:
+    """Variant 0 does nothing; 1 closes on the enemy; 2 spreads over the options."""
+    members = [*state.squadron(key).galleys, *(state.squadron(also).galleys if also else ())]
+    current = state.current or PendingActivation(())
+    confusion = dict(current.confusion)
+    sim = state
+    plans: list[Plan] = []
+    refloat: list[GalleyId] = []
+    if variant:
+        for n, gid in enumerate(members):
+            galley = sim.galley(gid)
+            if galley.position is None or sim.controller(galley) != side:  # 8.25: captured since phase B
+                continue
+            if galley.aground is not None:
+                if sim.turn > galley.aground.turn:
+                    refloat.append(gid)
+                continue
+            cap = speed_limit(galley, galley.speed, sim.wind).mp + confusion.get(gid, 0)
+            reaches = [r for r in options.of(galley)
+                       if (r.ending is None or variant == 2) and r.mp <= max(0, cap) and r.steps]
+            around = surroundings(sim.board, sim.galleys, galley, sim.wind, sim.turn, sim.charts)
+            for reach in _ordered(sim, options, reaches, variant, n):
+                plan = Plan(gid, galley.speed, reach.mp, reach.steps)
+                try:
+                    if current.restricted and _comes_adjacent(around, galley, plan):
+                        continue
+                    moved, _ = move(around, galley, plan)
+                except IllegalOrder:
+                    continue
+                sim = sim.with_galley(moved)
+                plans.append(plan)
+                break
+    decision = Activate(side=side, squadron=key, also=also, plans=tuple(plans), refloat=tuple(refloat))
+    if variant:  # 1 attacks (rams, rakes ...), 2 skirmishes (fire, grapples, disengages, jettisons)
+        decision = legal_combat.enrich(state, decision, members, options.of, options.nearness, confusion, variant)
+    return decision
+
+
+def _ordered(state: GameState, options: _Options, reaches: list[Reach], variant: int, n: int) -> list[Reach]:
+    if not reaches:
+        return []
+    if variant == 1:
+        return sorted(reaches, key=lambda r: (options.nearness(r), -r.mp))[:5]
+    start = (n * 17 + state.turn * 31 + len(reaches)) % len(reaches)
+    return (reaches[start:] + reaches[:start])[:5]
+
+
+def _comes_adjacent(around, galley: Galley, plan: Plan) -> bool:  # type: ignore[no-untyped-def]
+    legs = check_plan(around, galley, plan)[1:]
+    return any(leg.ended is None and any(h in around.enemy_near for h in leg.position.hexes) for leg in legs)
+
+
+__all__ = ["legal", "deployments", "squadron_choices", "speed_levels", "transfers", "activations"]

@@ -1,0 +1,206 @@
+"""War Galley behind the protocol's ruleset contract (pbem/ruleset.py), without importing pbem.
+
+Decisions cross the boundary as JSON values (engine.war_galley.turn.decisions' tagged
+form); states are `engine.war_galley.turn.state.GameState`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine import adapter
+from engine.adapter import Adapter, ScenarioSummary
+from engine.errors import IllegalOrder, RulesDataError, RulesError
+from engine.war_galley.battles import choices, secrets, tournament
+from engine.war_galley.battles.scenario_files import (
+    BATTLES_DIR,
+    SCENARIOS_DIR,
+    builtin_commanders,
+    builtin_manifest,
+    builtin_scenarios,
+    parse_scenario,
+)
+from engine.war_galley.battles.scenario_layout import side_galleys
+from engine.war_galley.battles.setup import new_game
+from engine.war_galley.map_and_galleys import rulesdata
+from engine.war_galley.play import (
+    agent,
+    board_text,
+    describe,
+    draft,
+    explain,
+    notation,
+    reactions_text,
+)
+from engine.war_galley.play import (
+    dispatch as play,
+)
+from engine.war_galley.play import (
+    legal as legal_actions,
+)
+from engine.war_galley.turn import references, sequence
+from engine.war_galley.turn.decisions import from_json, to_json
+from engine.war_galley.turn.state import GameState, decode_state, encode_state
+
+TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
+
+
+class WarGalley(Adapter):
+    name = "war-galley"
+    version = "1"
+    illegal_errors: tuple[type[Exception], ...] = (RulesError,)
+
+    # --- data ---
+    def default_rules_data(self) -> bytes:
+        return rulesdata.default_rules_data()
+
+    def scenarios(self) -> list[ScenarioSummary]:
+        """The book's battles with year, sides, galleys a side, difficulty and the book's order for
+        beginners, then tournament play (10.0)."""
+        out = []
+        for s in builtin_scenarios():
+            sides = (s.sides[0].key, s.sides[1].key)
+            sizes = " v ".join(str(len(side_galleys(side))) for side in s.sides)
+            rank = f", beginners: {s.beginner_rank}" if s.beginner_rank else ""
+            summary = (f"{s.year_bc} B.C., {s.sides[0].name} v {s.sides[1].name}, {sizes} galleys, "
+                       f"difficulty {s.difficulty:g}{rank}")
+            out.append(ScenarioSummary(s.key, f"{s.name}: {s.title}", sides, summary))
+        spec = tournament.load(TOURNAMENT.read_bytes(), str(TOURNAMENT))
+        out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
+                                   "fleets built to 250/300/350/400 points (option budget), committed in secret"))
+        return out
+
+    def builtin_scenario(self, name: str) -> bytes | None:
+        if name == "tournament":
+            return TOURNAMENT.read_bytes()
+        path = BATTLES_DIR / f"{name}.toml"
+        return path.read_bytes() if path.is_file() else None
+
+    def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
+        data = self.builtin_scenario(name_or_path)
+        if data is not None:
+            return name_or_path, data
+        path = Path(name_or_path)
+        if not path.is_file():
+            names = ", ".join(s.key for s in builtin_scenarios())
+            raise RulesDataError(f"no scenario {name_or_path!r} (built in: {names})")
+        data = path.read_bytes()
+        if tournament.is_tournament(data):
+            return tournament.load(data, str(path)).key, data
+        return parse_scenario(data, str(path), builtin_manifest(), builtin_commanders()).key, data
+
+    def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+        if tournament.is_tournament(scenario_data):
+            spec = tournament.load(scenario_data)
+            return spec.sides[0].key, spec.sides[1].key
+        parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
+        s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+        return s.sides[0].key, s.sides[1].key
+
+    # --- the contract ---
+    def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
+        return new_game(scenario_data, rules_data, options)
+
+    def pending(self, state: GameState) -> adapter.Pending:
+        return play.pending(state)
+
+    def legal(self, state: GameState) -> list[Any]:
+        if choices.wanted(state) is not None:
+            return list(choices.listed(state))
+        return [to_json(d) for d in legal_actions.legal(state)]
+
+    def apply(self, state: GameState, decision: Any, dice: Any) -> tuple[GameState, list[Any]]:
+        if secrets.is_secret(decision):  # commit/open (docs/protocol.md): checked by the rules that asked
+            if secrets.is_unsealed(decision):
+                raise IllegalOrder("protocol", f"write it as the order line `{self.format_order(decision)}`: "
+                                   "pbem seals it with your key")
+            try:
+                return choices.apply(state, decision)
+            except ValueError as exc:  # not the shape of a commitment or an opening
+                raise IllegalOrder("protocol", str(exc)) from None
+        if choices.wanted(state) is not None:
+            want = choices.wanted(state)
+            assert want is not None
+            if isinstance(decision, dict) and decision.get("kind") in ("concede", "propose-halt", "accept-halt"):
+                return play.apply(state, self._decode(decision, state), dice)
+            raise IllegalOrder(want.rule, f"{want.prompt}")
+        return play.apply(state, self._decode(decision, state), dice)
+
+    @staticmethod
+    def _decode(decision: Any, state: GameState) -> Any:
+        """The decision's JSON as a War Galley decision naming only what is in the battle, or IllegalOrder."""
+        decoded = from_json(decision)
+        references.check(decoded, state)
+        return decoded
+
+    def advance(self, state: GameState, dice: Any) -> tuple[GameState, list[Any]]:
+        return sequence.advance(state, dice)
+
+    def state_bytes(self, state: GameState) -> bytes:
+        return encode_state(state)
+
+    def load_state(self, data: bytes, rules_data: bytes) -> GameState:
+        """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
+        return decode_state(data, rulesdata.load_rules_data(rules_data))
+
+    def parse_order(self, text: str, state: GameState) -> Any:
+        side = play.pending(state).side or ""
+        return to_json(notation.parse_decision(text, side, state.board.map))
+
+    def format_order(self, decision: Any) -> str:
+        if secrets.is_secret(decision):
+            if "commit" in decision:
+                value = decision.get("value")
+                return f"commit {decision['commit']}" + (f": {value}" if value is not None else " (sealed)")
+            value = decision.get("value")
+            return f"open {decision['open']}" + (f": {value}" if value is not None else "")
+        return notation.format_decision(from_json(decision))
+
+    def describe(self, state: GameState) -> str:
+        """The phase, VP and galleys, then each side's standing reactions (engine.war_galley.play.reactions_text)."""
+        return f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
+
+    def describe_event(self, event: Any, state: GameState | None = None) -> str:
+        return describe.event_words(event, state.board.map if state is not None else None)
+
+    def explain(self, state: GameState, subject: str | None) -> tuple[Any, str]:
+        """(JSON data, text): a galley's ratings, markers, MP, end positions and targets (engine.war_galley.play.explain);
+        with no subject, every galley's place (engine.war_galley.play.board_text)."""
+        return explain.explain(state, subject)
+
+    def board(self, state: GameState) -> str:
+        return board_text.board_text(state)
+
+    def draft(self, state: GameState, game: str = "GAME") -> str:
+        """The pending decision as an editable order file, the options as comments (engine.war_galley.play.draft)."""
+        return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
+
+    def result(self, state: GameState) -> str | None:
+        return state.result.text if state.result is not None else None
+
+    # --- reports (docs/reports.md) ---
+    report_templates = "war_galley"  # templates/war_galley/
+
+    def view(self, state: GameState, events: list[Any], before: GameState | None = None,
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+        from engine.war_galley.play import view
+
+        return view.view(state, events, before, options)
+
+    def turn(self, state: GameState) -> int:
+        """The game turn (3.1; 0 during deployment): pbem counts files per turn with it."""
+        return state.turn
+
+    # --- for `pbem demo` ---
+    demo_scenario = "tauris"  # small, and one of the book's suggestions for beginners
+
+    def choose(self, state: GameState, side: str, rng: Any, shortcuts: bool = True) -> Any:
+        """The demo player's decision (engine.war_galley.play.agent); a secret choice as its unsealed order line.
+        `shortcuts=False`: a player who decides after every die (for counting what they save)."""
+        if choices.wanted(state) is not None:
+            return rng.choice(choices.listed(state))
+        return agent.choose_json(state, side, rng, shortcuts)
+
+
+RULESET = WarGalley()

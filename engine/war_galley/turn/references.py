@@ -1,0 +1,84 @@
+"""A decoded decision refers only to things in the battle: its galleys, commanders and sides.
+
+`decisions.from_json` checks a decision's shape; the rules then look up the
+galleys, commanders and sides it names. A validly signed file may name a
+galley that is not in the battle (G5-99) or a commander nobody has, and a
+lookup would fail as a KeyError: a crash instead of a refusal. So every name
+is checked here, once, before any rule sees the decision, and refused with
+the rules' own error (IllegalOrder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from engine.errors import IllegalOrder
+from engine.war_galley.map_and_galleys.galley import GalleyId
+from engine.war_galley.turn.decisions import (
+    Activate,
+    AnyDecision,
+    Deploy,
+    Double,
+    Initiative,
+    Speed,
+    Squadrons,
+    Transfer,
+)
+from engine.war_galley.turn.state import GameState
+
+
+def _galley_ids(value: Any) -> Iterator[GalleyId]:
+    """Every GalleyId anywhere inside a decoded decision."""
+    if isinstance(value, GalleyId):
+        yield value
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            yield from _galley_ids(getattr(value, name))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _galley_ids(item)
+
+
+def _commander_names(decision: AnyDecision) -> Iterator[str]:
+    """The commanders a decision names."""
+    if isinstance(decision, Transfer):
+        yield decision.commander
+    if isinstance(decision, Squadrons):
+        yield from decision.line_astern
+        yield from (name for _, name in decision.assign)
+    if isinstance(decision, Deploy):
+        yield from (name for name, _ in decision.commanders)
+
+
+def _squadron_names(decision: AnyDecision) -> Iterator[str]:
+    """The squadrons a decision names (a commander's, or an Individual Squadron galley's: 5.2, 5.3)."""
+    if isinstance(decision, (Speed, Activate)):
+        yield decision.squadron
+    if isinstance(decision, Activate) and decision.also is not None:
+        yield decision.also
+    if isinstance(decision, Double):
+        yield decision.other
+
+
+def check(decision: AnyDecision, state: GameState) -> None:
+    """IllegalOrder unless every galley, commander and side the decision names is in this battle."""
+    sides = [info.key for info in state.sides]
+    named_sides = [decision.side] + ([decision.first] if isinstance(decision, Initiative) else [])
+    for side in named_sides:
+        if side not in sides:
+            raise IllegalOrder("decision", f"no side {side!r} in this battle (sides: {', '.join(sides)})")
+    for galley_id in _galley_ids(decision):
+        if not state.has_galley(galley_id):
+            raise IllegalOrder("decision", f"no galley {galley_id} in this battle")
+    commanders = {c.name for c in state.commanders}
+    for name in _commander_names(decision):
+        if name not in commanders:
+            raise IllegalOrder("decision", f"no commander {name!r} in this battle")
+    squadrons = {s.key for s in state.squadrons}
+    for name in _squadron_names(decision):
+        if name not in squadrons:
+            known = ", ".join(sorted(squadrons)) or "none formed yet"
+            raise IllegalOrder("5.2", f"no squadron {name!r} now (squadrons: {known})")

@@ -1,0 +1,20 @@
+"""A golden fleet battle: examples/salamis-fleets-game replays byte for byte (every die and state hash
+recomputed from file 0) to the same end, so a rules change that would alter it fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import folder, referee
+
+GAME = Path(__file__).resolve().parents[3] / "examples" / "salamis-fleets-game"
+
+
+def test_the_recorded_salamis_replays_to_the_same_end() -> None:
+    paths = folder.game_files(GAME)
+    replayed = referee.replay([p.read_bytes() for p in paths], [str(p) for p in paths])
+    assert len(replayed.files) == 21
+    assert replayed.finished()
+    assert replayed.result() == "Greeks win: the Persians have lost 4 of 12 elements (4 lost to 3)"
+    text = [replayed.ruleset.describe_event(e) for r in replayed.resolutions.values() for e in r.events]
+    assert any("flees" in t for t in text) and any("recoil" in t for t in text) and any("destroyed" in t for t in text)

@@ -1,0 +1,48 @@
+"""The table as a report draws it: coast, land, shallows, wind, elements with facing, the general."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import jinja2
+
+from engine.datafiles import templates_dir
+from engine.fleets.ruleset import RULESET
+from engine.fleets.view import table_view
+from tests.engine.fleets.test_random_play import SeededDice
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def deployed_salamis():  # type: ignore[no-untyped-def]
+    state = RULESET.new_game(RULESET.builtin_scenario("salamis-480") or b"", RULESET.default_rules_data(), {})
+    for order in ("wind from N", "attack from S", "place rest", "place rest"):
+        state, _ = RULESET.apply(state, RULESET.parse_order(order, state), SeededDice(1))
+        state, _ = RULESET.advance(state, SeededDice(1))
+    return state
+
+
+def test_the_template_draws_every_part_of_the_table() -> None:
+    state = deployed_salamis()
+    view = table_view(state)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True)
+    svg = env.get_template(view["template"]).render(v=view)
+    root = ET.fromstring(svg)
+    land = root.findall(f".//{SVG}rect")
+    classes = [r.get("class", "") for r in land]
+    assert classes.count("land coast") == 2 and classes.count("land island") == 1
+    assert classes.count("shallows") == 3  # two coasts and Psyttaleia
+    assert root.find(f".//{SVG}line[@class='wind']") is not None and "wind from" in svg
+    groups = root.findall(f".//{SVG}g")
+    assert len(groups) == 24
+    greeks = [g for g in groups if "side-greeks" in g.get("class", "")]
+    assert {g.get("data-heading") for g in greeks} == {"S"}  # facing the Persians from the N edge
+    assert [g.get("data-id") for g in groups if "general" in g.get("class", "")] == ["G9", "P1"]
+    assert all(g.find(f"{SVG}polygon[@class='bow']") is not None for g in groups)
+
+
+def test_screen_coordinates_put_north_up() -> None:
+    view = table_view(deployed_salamis())
+    greek = next(e for e in view["elements"] if e["id"] == "G1")
+    persian = next(e for e in view["elements"] if e["id"] == "P1")
+    assert greek["cy"] < persian["cy"]  # the Greeks at the north edge are drawn at the top

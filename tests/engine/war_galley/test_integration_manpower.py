@@ -1,0 +1,138 @@
+"""Manpower combat in the turn (issue 6 wired into the sequence of play): scripted turns with forced dice.
+
+R5-52 (Rome, Metellus' squadron) lies alongside G5-13 (Carthage, Gisgo aboard): a common flank
+hexside. Quinqueremes: Crew 3, M4, Ram Defense 7.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from engine.dice import ForcedDice
+from engine.war_galley.galley_combat.reactions import parse_reactions
+from engine.war_galley.manpower_combat.boarding import Captured
+from engine.war_galley.manpower_combat.disengage import Disengaged, FoulFreed
+from engine.war_galley.manpower_combat.fire import SankByFire, SetOnFire
+from engine.war_galley.manpower_combat.grappling import Grappled
+from engine.war_galley.manpower_combat.missiles import MissileHit
+from engine.war_galley.play import dispatch as play
+from engine.war_galley.turn import status
+from engine.war_galley.turn.commanders import CommanderLost
+from engine.war_galley.turn.decisions import Boarding
+from engine.war_galley.turn.movement_segment import OrderLapsed
+from engine.war_galley.turn.state import GameState, Segment
+from engine.war_galley.turn.victory import VPAwarded
+from tests.engine.war_galley.game_support import at, decide, g
+
+from .test_integration_combat import apply, battle, of, order
+
+
+def alongside() -> GameState:
+    return at(at(battle(), "R5-52", "3115-3116"), "G5-13", "3015-3016")
+
+
+def grappled(state: GameState) -> GameState:
+    a, b = state.galley(g("R5-52")), state.galley(g("G5-13"))
+    state = state.with_galley(replace(a, grappled_with=frozenset({b.id})))
+    return state.with_galley(replace(b, grappled_with=frozenset({a.id})))
+
+
+def test_a_grapple_then_the_boarding_segment_captures_for_vp_and_loses_the_commander() -> None:
+    state = alongside()
+    state, events = apply(state, order(state, "activate Metellus: R5-52 grapple G5-13"), 6)
+    (grapple,) = of(events, Grappled)
+    assert grapple.line.grappler == g("R5-52") and state.grapple_lines == (grapple.line,)
+    assert g("R5-52") in state.grapple_tried
+    # The player sees the grapple, then decides the Boarding Segment (E/2).
+    assert state.segment is Segment.BOARDING and play.pending(state).kind == "board"
+    assert play.pending(state).side == "rome"
+    decision = order(state, "board: R5-52 G5-13")
+    state, events = apply(state, decision, 6, 6)  # M4 against M4
+    (captured,) = of(events, Captured)
+    assert captured.galley == g("G5-13") and state.controller(state.galley(g("G5-13"))) == "rome"
+    assert [(e.vp, e.reason) for e in of(events, VPAwarded)] == [(7, "captured"), (1, "Capture Bonus")]
+    assert [(e.commander, e.galley) for e in of(events, CommanderLost)] == [("Gisgo", None)]
+    assert state.segment is Segment.PHASE_PASS
+
+
+def test_no_boarding_is_a_decision_too_and_a_repulse_bars_more_boarding_this_turn() -> None:
+    state = grappled(alongside())
+    state, _ = apply(state, order(state, "activate Metellus:"))
+    assert state.segment is Segment.BOARDING
+    assert apply(state, Boarding(side="rome"))[0].segment is Segment.PHASE_PASS
+    state, events = apply(state, order(state, "board: R5-52 G5-13"), 1, 1)
+    assert not of(events, Captured) and state.repulsed == (g("G5-13"),)
+
+
+def test_missile_fire_and_the_targets_simultaneous_reaction_fire() -> None:
+    state = alongside()
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 6, 6)
+    hits = of(events, MissileHit)
+    assert [(h.galley, h.target) for h in hits] == [(g("R5-52"), g("G5-13")), (g("G5-13"), g("R5-52"))]
+    assert state.galley(g("G5-13")).depletions == 1 and state.galley(g("R5-52")).depletions == 1
+    assert g("R5-52") in state.fired and g("G5-13") in state.record.reaction_fired
+
+
+def test_fire_during_movement_after_a_given_step() -> None:
+    state = at(at(battle(), "R5-52", "3118-3119"), "G5-13", "3015-3016")
+    # After its second step R5-52 is alongside G5-13's starboard flank: it shoots, then rows on.
+    state, events = apply(state, order(state, "activate Metellus: R5-52 cruise 3: F F F; R5-52 fire G5-13 @2"), 6)
+    steps = [type(e).__name__ for e in events]
+    assert steps.index("MissileHit") < len(steps) - 1 - steps[::-1].index("Stepped")
+
+
+def test_grapple_disengage_before_moving_then_the_plan() -> None:
+    state = grappled(alongside())
+    decision = order(state, "activate Metellus: R5-52 disengage; R5-52 cruise 2: B")
+    state, events = apply(state, decision, 6)
+    assert of(events, Disengaged) and not state.galley(g("R5-52")).grappled_with
+    assert not state.galley(g("G5-13")).grappled_with
+    held = grappled(alongside())
+    held, events = apply(held, order(held, "activate Metellus: R5-52 disengage; R5-52 cruise 2: B"), 1)
+    assert [e.order for e in of(events, OrderLapsed)] == ["movement"]
+    assert held.galley(g("R5-52")).position == alongside().galley(g("R5-52")).position
+
+
+def test_g1_foul_disengage_and_g2_firefight_spread_and_burning_out() -> None:
+    state = alongside()
+    a, b = state.galley(g("R5-52")), state.galley(g("G5-13"))
+    state = state.with_galley(replace(a, fouled_with=frozenset({b.id})))
+    state = state.with_galley(replace(b, fouled_with=frozenset({a.id})))
+    freed, events = status.foul_disengage(state, _dice(1, 6))  # rolls in id order: G5-13 fails, R5-52 frees
+    assert of(events, FoulFreed) and not freed.galley(g("R5-52")).fouled_with
+    assert freed.galley(g("R5-52")).half_speed
+    burning = grappled(state)
+    burning = burning.with_galley(replace(burning.galley(g("G5-13")), on_fire=True))
+    spread, events = status.galley_recovery(burning, _dice(4))  # 4: burns on and spreads
+    assert [e.galley for e in of(events, SetOnFire)] == [g("R5-52")] and spread.galley(g("R5-52")).on_fire
+    sunk, events = status.galley_recovery(burning, _dice(6))  # 6: burnt out and sunk
+    assert of(events, SankByFire) and sunk.galley(g("G5-13")).position is None
+    assert [(e.side, e.vp, e.reason) for e in of(events, VPAwarded)] == [("rome", 7, "burnt and sunk")]
+    assert not sunk.galley(g("R5-52")).grappled_with and [e.commander for e in of(events, CommanderLost)] == ["Gisgo"]
+
+
+def _dice(*faces: int) -> ForcedDice:
+    return ForcedDice(*faces)
+
+
+def test_8_42_every_adjacent_enemy_may_fire_at_a_galley_attempting_to_grapple() -> None:
+    """ "against adjacent enemy galleys that are attempting to Grapple, Ram, or Rake": not only the one attacked."""
+    state = at(alongside(), "G5-14", "3215-3216")  # alongside R5-52's other flank
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=attacked")),))
+    state, events = apply(state, order(state, "activate Metellus: R5-52 grapple G5-13"), 6, 6, 6)
+    hits = of(events, MissileHit)
+    assert [(h.galley, h.target) for h in hits] == [(g("G5-13"), g("R5-52")), (g("G5-14"), g("R5-52"))]
+    assert {g("G5-13"), g("G5-14")} <= state.record.reaction_fired
+
+
+def test_8_42_reaction_fire_is_once_in_phase_e_across_enemy_squadrons() -> None:
+    """Reading: "once per phase" is once in E (one phase of many squadrons' segments, 3.1), again in F."""
+    state = at(alongside(), "R5-51", "2915-2916")  # on G5-13's other flank
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    state, events = decide(state, order(state, "activate Metellus: R5-52 fire G5-13"), 6, 6)
+    assert len(of(events, MissileHit)) == 2 and g("G5-13") in state.record.reaction_fired
+    state, _ = decide(state, order(state, "activate Gisgo:", "carthage"))
+    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13"))]
+    assert state.phase.value == "E" and not state.record.next_phase().reaction_fired  # cleared at E->F
