@@ -64,7 +64,6 @@ _KINDS: dict[str, tuple[type, ...]] = {
     "open": (),
     "board": (Boarding,),
 }
-_TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
 
 
 def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameState, list[Event]]:
@@ -92,7 +91,7 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         state = replace(state, reactions=tuple(sorted((*orders, (decision.side, decision.orders)))))
         return state, [ReactionsSet(rule="6.5", side=decision.side)]
     if isinstance(decision, Transfer):
-        if due.kind not in _TRANSFER_WHEN or state.current is not None:
+        if due.kind not in commanders.TRANSFER_WHEN or state.current is not None:
             raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
                                        "not in the middle of an activation")
         return commanders.transfer(state, decision, dice)

@@ -22,7 +22,7 @@ from engine.war_galley.play import deploy_examples, legal_combat, legal_shortcut
 from engine.war_galley.play.planner import Reach, end_positions
 from engine.war_galley.turn import command, scenario_play
 from engine.war_galley.turn.activation import allowed, double_options, squadrons_left
-from engine.war_galley.turn.commanders import transfer_targets
+from engine.war_galley.turn.commanders import TRANSFER_WHEN, transfer_targets
 from engine.war_galley.turn.decisions import (
     AcceptHalt,
     Activate,
@@ -63,7 +63,7 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_combat.boarding_examples(state, due.side)
     if due.kind == "speed":
         out += legal_combat.reaction_examples(state, due.side)
-    if due.kind in ("squadrons", "activate", "individual") and state.current is None:
+    if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F
         out += transfers(state, due.side)
     if state.halt_proposed == state.other(due.side):
         out.append(AcceptHalt(side=due.side))

@@ -33,6 +33,11 @@ from engine.war_galley.turn.initiative import active_admirals
 from engine.war_galley.turn.state import CommanderState, GameState, galley_key
 
 
+# 5.51 "at any time ... during the course of play": on the player's own decision in phases B, D, E and F
+# (the decisions due there), never in the middle of an activation. Validation and the listing share it.
+TRANSFER_WHEN = ("squadrons", "speed", "activate", "individual")
+
+
 class Transferred(Event, frozen=True, kw_only=True):
     commander: str
     galley: GalleyId  # the new Command Ship
