@@ -5,18 +5,24 @@ Flow (docs/orders.md, "Tournament"):
    the second; neither is shown until both are committed.
 2. Each side opens it (`open fleet`); the fleet is checked against the
    budget and joins the game.
-3. "Players roll the die to determine who has the Initiative" (automatic,
-   ties roll again). The loser sets up first, every galley within 8 hexes of
-   his map edge (read: the xx00 edge, rows 00-08); the winner deploys
-   within 8 hexes of the opposite edge (rows 20-28) and/or holds galleys off
-   the map to bring them in through xx28 edge hexes (`enter 3028`,
-   engine.war_galley.turn.entry), and has the first turn's Initiative.
-Victory as 9.1 with the VP the budget sets (250: 55, 300: 65, 350: 75, 400: 85).
+3. "Players roll the die to determine who has the Initiative": the roll of
+   3.2, 1d6 plus the Admiral's Initiative Rating (5.12), ties roll again. The
+   loser sets up first, every galley within `within` (8) hexes of his map
+   edge (read: the xx00 edge, rows 00-08); the winner deploys within 8 hexes
+   of the opposite edge (rows 20-28) and/or holds galleys off the map to bring
+   them in through xx28 edge hexes (`enter 3028`, engine.war_galley.turn.entry),
+   and has the first turn's Initiative.
+Victory as 9.1 with the VP the budget sets.
+
+Every number 10.0 fixes (the budgets, their VP and Squadron Leaders, the +1
+for a T and for an E, the 8 hexes) is data: the tournament file's
+`[fleet_building]` and `[deployment]` (scenarios/war_galley/tournament.toml),
+so a player's own file is honoured.
 
 A fleet is written `GALLEYS; admiral NAME; leaders NAME, NAME`, e.g.
 `5#50-53, cat3#26; admiral Agrippa; leaders Agricola, Drusus`: galley runs of
 the side's colour from the counter manifest, one Admiral (free) and at most
-2 (250), 3 (300, 350) or 4 (400) Squadron Leaders (free), named from the
+the budget's Squadron Leaders (free), named from the
 commanders' ratings (scenarios/war_galley/commanders.toml, first found in book order).
 A galley costs M + Crew + Ram Defense (its Cruise side), +1 for a T and +1
 for an E (the 10.0 example: M2, Crew 3, Ram Defense 8 = 13).
@@ -53,13 +59,33 @@ from engine.war_galley.turn.state import (
 
 RULE = "10.0"
 LABEL = "fleet"
-BUDGETS: dict[int, tuple[int, int]] = {250: (55, 2), 300: (65, 3), 350: (75, 3), 400: (85, 4)}  # VP, leaders
 
 
 class TournamentSide(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     key: str
     name: str
     colour: str
+
+
+class Budget(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One Fleet-Building Points level (10.0): its VP for a win and how many Squadron Leaders it picks."""
+
+    points: int
+    vp: int
+    squadron_leaders: int
+
+
+class FleetBuilding(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    rule: str
+    towers: int  # FBP added for a "T"
+    engines: int  # FBP added for an "E"
+    default_budget: int
+    budgets: list[Budget]
+
+
+class TournamentDeployment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    rule: str
+    within: int  # "None of his galleys may be more than 8 hexes from the map edge"
 
 
 class TournamentFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -69,7 +95,12 @@ class TournamentFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     title: str
     tournament: bool
     sides: list[TournamentSide]
+    fleet_building: FleetBuilding
+    deployment: TournamentDeployment
     note: str = ""
+
+    def budget(self, points: int) -> Budget | None:
+        return next((b for b in self.fleet_building.budgets if b.points == points), None)
 
 
 def is_tournament(data: bytes) -> bool:
@@ -80,12 +111,38 @@ def load(data: bytes, source: str = "tournament") -> TournamentFile:
     spec = decode_toml(data, TournamentFile, source)
     if len(spec.sides) != 2 or {s.colour for s in spec.sides} != {"red", "green"}:
         raise RulesDataError(f"{source}: sides: one red and one green side")
+    building = spec.fleet_building
+    points = [b.points for b in building.budgets]
+    if not points or len(set(points)) != len(points):
+        raise RulesDataError(f"{source}: fleet_building.budgets: at least one budget, each points value once (10.0)")
+    numbers = [("towers", building.towers), ("engines", building.engines), ("deployment.within", spec.deployment.within)]
+    numbers += [(f"budget {b.points}", min(b.points, b.vp, b.squadron_leaders)) for b in building.budgets]
+    for what, value in numbers:
+        if value < 0:
+            raise RulesDataError(f"{source}: fleet_building: {what}: {value} is negative (10.0)")
+    if building.default_budget not in points:
+        raise RulesDataError(f"{source}: fleet_building.default_budget {building.default_budget} is not one of "
+                             f"the budgets {points} (10.0)")
+    last = _last_row(MapSpec.single())
+    if 2 * spec.deployment.within >= last:
+        raise RulesDataError(f"{source}: deployment.within {spec.deployment.within}: the two set-up areas would "
+                             f"meet on a map of rows 00-{last:02d} (10.0)")
     return spec
 
 
-def cost(ratings: Ratings) -> int:
-    """10.0: M + Crew + Ram Defense, +1 for a T, +1 for an E."""
-    return ratings.manpower + ratings.crew + ratings.cruise.ram_defense + int(ratings.towers) + int(ratings.engines)
+def _last_row(map_: MapSpec) -> int:
+    return max(map_.number(h).row for h in map_.hexes())
+
+
+def cost(ratings: Ratings, towers: int = 1, engines: int = 1) -> int:
+    """10.0: M + Crew + Ram Defense, plus `towers` for a T and `engines` for an E (the file's, 1 and 1)."""
+    return (ratings.manpower + ratings.crew + ratings.cruise.ram_defense + (towers if ratings.towers else 0)
+            + (engines if ratings.engines else 0))
+
+
+def _cost(state: GameState, ratings: Ratings) -> int:
+    info = _info(state)
+    return cost(ratings, int(info["towers"]), int(info["engines"]))
 
 
 def _info(state: GameState) -> dict[str, Any]:
@@ -98,18 +155,20 @@ def _with_info(state: GameState, info: dict[str, Any]) -> GameState:
 
 def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]) -> GameState:
     spec = load(scenario_data)
-    budget = int(str(options.get("budget", 300)))
+    building = spec.fleet_building
     unknown = set(options) - {"budget"}
     if unknown:
         raise RulesDataError(f"option {sorted(unknown)[0]!r}: tournament play has the option budget")
-    if budget not in BUDGETS:
-        raise RulesDataError(f"option budget={budget}: choose one of {sorted(BUDGETS)} (10.0)")
-    vp, _ = BUDGETS[budget]
+    text = str(options.get("budget", building.default_budget))
+    level = spec.budget(int(text)) if text.isdigit() else None
+    if level is None:
+        raise RulesDataError(f"option budget={text}: choose one of {[b.points for b in building.budgets]} (10.0)")
     sides = tuple(SideInfo(key=s.key, name=s.name, colour=Colour.RED if s.colour == "red" else Colour.GREEN,
-                           vp_needed=vp, sails=True) for s in spec.sides)
-    state = GameState(scenario=spec.key, rules=load_rules_data(rules_data), options=(("budget", str(budget)),),
+                           vp_needed=level.vp, sails=True) for s in spec.sides)
+    state = GameState(scenario=spec.key, rules=load_rules_data(rules_data), options=(("budget", str(level.points)),),
                       sides=(sides[0], sides[1]), board=Board(MapSpec.single()), galleys=(), commanders=())
-    return _with_info(state, {"budget": budget, "setup_roll": None})
+    return _with_info(state, {"budget": level.points, "leaders": level.squadron_leaders, "towers": building.towers,
+                              "engines": building.engines, "within": spec.deployment.within, "setup_roll": None})
 
 
 def wanted(state: GameState) -> tuple[str, str, str, str, str] | None:
@@ -164,7 +223,7 @@ def read_fleet(state: GameState, side: str, value: str) -> Fleet:
         if key not in manifest:
             raise IllegalOrder(RULE, f"{colour} {t}#{i} is not a counter of the game")
         galleys.append((key, manifest.ratings(key)))
-    points = sum(cost(r) for _, r in galleys)
+    points = sum(_cost(state, r) for _, r in galleys)
     if points > budget:
         raise IllegalOrder(RULE, f"the fleet costs {points} Fleet-Building Points; the budget is {budget}")
     admiral = _commander(state, parts[1][len("admiral "):].strip(), "admiral")
@@ -173,7 +232,7 @@ def read_fleet(state: GameState, side: str, value: str) -> Fleet:
         if not part.lower().startswith("leaders "):
             raise IllegalOrder(RULE, f"{part!r}: write `leaders NAME, NAME`")
         names += [n.strip() for n in part[len("leaders "):].split(",") if n.strip()]
-    allowed = BUDGETS[budget][1]
+    allowed = int(info["leaders"])
     if len(names) > allowed or len(set(names)) != len(names) or admiral.name in names:
         raise IllegalOrder(RULE, f"at {budget} points a fleet picks at most {allowed} Squadron Leaders, each once")
     leaders = tuple(_commander(state, n, "squadron") for n in names)
@@ -209,19 +268,32 @@ def setup_due(state: GameState) -> bool:
     return bool(state.extra.tournament) and wanted(state) is None and _info(state)["setup_roll"] is None
 
 
+def _admiral_drm(state: GameState, side: str) -> tuple[tuple[str, int], ...]:
+    """3.2, 5.12: the Admiral's Initiative Rating is the DRM of the Initiative roll (no galley is placed yet)."""
+    admiral = next((c for c in state.commanders_of(side) if c.admiral), None)
+    return ((f"Admiral {admiral.name}'s Initiative", admiral.rating),) if admiral is not None else ()
+
+
 def roll_setup(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
-    """10.0: roll for the Initiative; the loser sets up first, the winner opposite (or enters on turn 1)."""
+    """10.0: roll for the Initiative (3.2: 1d6 + the Admiral's Initiative, ties roll again); the loser sets up
+    first, the winner opposite (or enters on turn 1)."""
     a, b = (s.key for s in state.sides)
     events: list[Event] = []
     while True:
-        ra, rb = dice.d6(f"10.0 set-up initiative {a}"), dice.d6(f"10.0 set-up initiative {b}")
-        events += [DieRolled(rule=RULE, table=f"Initiative ({a})", natural=ra),
-                   DieRolled(rule=RULE, table=f"Initiative ({b})", natural=rb)]
-        if ra != rb:
+        totals = {}
+        for side in (a, b):
+            mods = _admiral_drm(state, side)
+            natural = dice.d6(f"10.0 set-up initiative {side}")
+            totals[side] = natural + sum(v for _, v in mods)
+            events.append(DieRolled(rule=RULE, table=f"Initiative ({side})", natural=natural, modifiers=mods,
+                                    outcome=str(totals[side])))
+        if totals[a] != totals[b]:
             break
-    winner, loser = (a, b) if ra > rb else (b, a)
+    winner, loser = (a, b) if totals[a] > totals[b] else (b, a)
     map_ = state.board.map
-    edge = tuple(h for h in map_.hexes() if map_.number(h).row == 28)
+    last = _last_row(map_)
+    within = int(_info(state)["within"])
+    edge = tuple(h for h in map_.hexes() if map_.number(h).row == last)
 
     def task(side: str, rows: tuple[int, int], offmap: int, entry: tuple[Any, ...]) -> DeployTask:
         colour = state.side(side).colour
@@ -234,7 +306,7 @@ def roll_setup(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
     info = _info(state)
     info["setup_roll"] = {"winner": winner, "loser": loser}
     state = _with_info(state, info)
-    state = replace(state, deploy=(task(loser, (0, 8), 0, ()), task(winner, (20, 28), -1, edge)),
+    state = replace(state, deploy=(task(loser, (0, within), 0, ()), task(winner, (last - within, last), -1, edge)),
                     first_turn_initiative=winner)
     groups = tuple((g.id, "Fleet") for g in state.galleys)
     state = replace(state, extra=replace(state.extra, groups=groups))
@@ -248,15 +320,15 @@ def example_values(state: GameState, side: str) -> list[str]:
     budget = int(_info(state)["budget"])
     runs, spent = [], 0
     for key, ratings in sorted(manifest.items(), key=lambda kv: (kv[0].type != "5", kv[0].type, kv[0].id)):
-        if key.colour == colour and key.type == "5" and spent + cost(ratings) <= budget // 3:
+        if key.colour == colour and key.type == "5" and spent + _cost(state, ratings) <= budget // 3:
             runs.append(f"5#{key.id}")
-            spent += cost(ratings)
+            spent += _cost(state, ratings)
     admiral = "Agrippa" if colour == "green" else "Antony"
     return [f"{', '.join(runs)}; admiral {admiral}"]
 
 
 __all__ = ["cost", "is_tournament", "load", "new_game", "wanted", "opened", "read_fleet", "roll_setup",
-           "setup_due", "BUDGETS", "ScenarioState"]
+           "setup_due", "ScenarioState"]
 
 
 @always("deployment_step")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from engine.dice import ForcedDice
 from engine.errors import IllegalOrder, RulesDataError
 from engine.war_galley.battles import choices, tournament
 from engine.war_galley.map_and_galleys.ratings import Ratings, SideRatings
+from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
 from engine.war_galley.play.dispatch import pending
 from engine.war_galley.play.legal import legal
 from engine.war_galley.ruleset import RULESET
@@ -27,9 +30,62 @@ def ratings(manpower: int, crew: int, ram_defense: int, towers: bool = False, en
                    cruise=side, maximum=side)
 
 
+def builtin() -> tournament.TournamentFile:
+    _, data = RULESET.load_scenario("tournament")
+    return tournament.load(data)
+
+
 def test_fleet_building_points_as_the_book_counts_them() -> None:
-    assert tournament.cost(ratings(2, 3, 8)) == 13  # the 10.0 example
-    assert tournament.cost(ratings(2, 3, 8, towers=True, engines=True)) == 15
+    building = builtin().fleet_building
+    assert tournament.cost(ratings(2, 3, 8), building.towers, building.engines) == 13  # the 10.0 example
+    assert tournament.cost(ratings(2, 3, 8, towers=True, engines=True), building.towers, building.engines) == 15
+
+
+def test_10_0_the_numbers_the_book_fixes_are_the_tournament_files() -> None:
+    spec = builtin()
+    levels = [(b.points, b.vp, b.squadron_leaders) for b in spec.fleet_building.budgets]
+    assert levels == [(250, 55, 2), (300, 65, 3), (350, 75, 3), (400, 85, 4)]  # 10.0's lists
+    assert (spec.fleet_building.towers, spec.fleet_building.engines) == (1, 1)  # "+1 ... for each such rating"
+    assert spec.deployment.within == 8  # "more than 8 hexes from the map edge"
+    assert spec.fleet_building.default_budget == 300
+
+
+def own_tournament(tmp_path: Path, text: str) -> bytes:
+    path = tmp_path / "my-tournament.toml"
+    path.write_text(text, encoding="utf-8")
+    _, data = RULESET.load_scenario(str(path))
+    return data
+
+
+def test_10_0_a_players_own_tournament_file_is_honoured(tmp_path: Path) -> None:
+    _, data = RULESET.load_scenario("tournament")
+    text = data.decode().replace("towers = 1", "towers = 2").replace("within = 8", "within = 6")
+    text = text.replace("budgets = [", "budgets = [\n  { points = 200, vp = 45, squadron_leaders = 1 },")
+    mine = own_tournament(tmp_path, text)
+    state = RULESET.new_game(mine, default_rules_data(), {"budget": 200})
+    assert state.sides[0].vp_needed == 45
+    with pytest.raises(IllegalOrder, match="at most 1 Squadron Leaders"):
+        tournament.read_fleet(state, "red", RED)
+    fleet = tournament.read_fleet(state, "red", "5#50-53; admiral Antony; leaders Publicola")
+    assert fleet.points == sum(tournament.cost(r, 2, 1) for _, r in fleet.galleys)
+    state = apply(state, commit("fleet", "5#50-53; admiral Antony; leaders Publicola"))
+    state = apply(state, commit("fleet", "5#86-89; admiral Agrippa; leaders Agricola"))
+    state = apply(state, opening("fleet", "5#50-53; admiral Antony; leaders Publicola"))
+    state = apply(state, opening("fleet", "5#86-89; admiral Agrippa; leaders Agricola"), ForcedDice(1, 1))
+    zones = [t.groups[0].zone.rows for t in state.deploy]
+    assert zones == [(0, 6), (22, 28)]
+    with pytest.raises(RulesDataError, match="default_budget"):
+        own_tournament(tmp_path, data.decode().replace("default_budget = 300", "default_budget = 275"))
+
+
+def test_10_0_the_set_up_roll_adds_the_admirals_initiative() -> None:
+    # "Players roll the die to determine who has the Initiative": 3.2's roll, 1d6 + the Admiral's
+    # Initiative Rating (5.12). Red (Antony, 1) rolls 5 = 6; Green (Agrippa, 4) rolls 3 = 7: Green wins,
+    # sets up second and has the first turn's Initiative.
+    state = committed_and_opened()
+    state = apply(state, opening("fleet", GREEN), ForcedDice(5, 3))
+    assert [t.side for t in state.deploy] == ["red", "green"]
+    assert state.first_turn_initiative == "green"
 
 
 def test_budget_is_an_option_with_its_victory_level() -> None:
