@@ -11,7 +11,8 @@ it, heading the same way, its bow pointing into the other's stern (form 1) or it
 hexes (form 2, echelon). The line runs from its first galley through its
 followers; the Command Ship must be first or second. Where a galley has two
 followers the line goes on through the form 1 follower, else the port, else
-the starboard one.
+the starboard one; but a line whose Command Ship is second runs from the
+head through the Command Ship.
 """
 
 from __future__ import annotations
@@ -141,7 +142,12 @@ def line_astern(state: GameState, commander: CommanderState) -> tuple[GalleyId, 
         head = ahead if leader(ahead) is None or leader(ahead) == ship else None
     if head is None:
         return ()
-    return line_from(state, head)
+    if head is ship:
+        return line_from(state, ship)
+    # 5.22 "as long as the Command Ship is either first or second in line": the line runs from the
+    # head through the Command Ship, even where the head has another follower (form 1 before echelon).
+    rest = line_from(state, ship) or (ship.id,)
+    return (head.id, *(g for g in rest if g != head.id))
 
 
 def line_from(state: GameState, head: Galley) -> tuple[GalleyId, ...]:

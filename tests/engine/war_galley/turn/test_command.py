@@ -71,6 +71,18 @@ def test_5_22_a_bow_at_the_stern_hex_from_the_flank_is_no_line_astern() -> None:
         assert g("R5-51") not in command.line_astern(flank, flank.commander("Catulus")), across
 
 
+def test_5_22_the_line_of_a_command_ship_second_runs_through_it_where_the_head_has_two_followers() -> None:
+    """ "The entire line is considered one Squadron as long as the Command Ship is either first or second":
+    R5-51 (2220-2221) leads R5-53 directly astern (form 1) and Catulus' R5-50 in echelon (bow in its
+    port stern/flank hex 2121); Catulus' line is R5-51, R5-50, and his squadron holds his own ship."""
+    state = at(at(skirmish(), "R5-53", "2222-2223"), "R5-50", "2121-2122")
+    state = at(state, "R5-52", "4020-4021")  # Metellus far off
+    assert tuple(map(str, command.line_astern(state, state.commander("Catulus")))) == ("R5-51", "R5-50")
+    squadron = next(s for s in command.form(state, Squadrons(side="rome", line_astern=("Catulus",)))
+                    if s.key == "Catulus")
+    assert squadron.line_astern and set(map(str, squadron.galleys)) == {"R5-51", "R5-50"}
+
+
 def test_a_line_astern_squadron_holds_only_the_line() -> None:
     state = commander(column(skirmish(), "R5-50", "R5-51", "R5-52"), "Metellus", galley=None)
     state = at(state, "R5-53", "1921-1922")  # in Catulus' range but off the line's end: bow into nothing
