@@ -87,12 +87,13 @@ def double_options(state: GameState, side: str) -> list[tuple[str, str]]:
         return []
     if not state.side(side).double_activation or side in state.double_sides:
         return []
+    forced = _first_admiral_rule(state, side)
     out = []
     for admiral in active_admirals(state, side):
         own = _admiral_squadron(state, admiral)
         ship = command_ship(state, admiral)
-        if own is None or ship is None:
-            continue
+        if own is None or ship is None or (forced is not None and own.key != forced):
+            continue  # 5.13: the admiral rolled for the initiative goes first; another may not double past him
         for s in squadrons_left(state, side, False):
             if s.key == own.key or s.commander is None:
                 continue

@@ -12,8 +12,8 @@ from engine.war_galley.battles.scenario_files import BATTLES_DIR
 from engine.war_galley.battles.setup import new_game
 from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
 from engine.war_galley.play import dispatch as play
-from engine.war_galley.turn.activation import allowed
-from engine.war_galley.turn.decisions import Initiative
+from engine.war_galley.turn.activation import allowed, double_options
+from engine.war_galley.turn.decisions import Double, Initiative
 from engine.war_galley.turn.initiative import InitiativeWon, roll_initiative
 from tests.engine.war_galley.game_support import SKIRMISH, at, commander, decide, g, run, skirmish, to_command_phase
 
@@ -78,3 +78,22 @@ def test_several_admirals_the_best_rolls_and_his_squadron_goes_first() -> None:
     assert allowed(state, "rome") == [("Catulus", None)]  # 5.13
     other = to_command_phase(skirmish(text), first="carthage")
     assert sorted(allowed(replace(other, to_move="rome"), "rome")) == [("Catulus", None), ("Metellus", None)]
+
+
+def test_5_13_the_other_admiral_may_not_double_activate_ahead_of_the_one_rolled_for_initiative() -> None:
+    """5.13: "the Admiral used to affect the Initiative die roll must be the one whose squadron goes first".
+    Metellus (an admiral too, range 2) on R5-51 two hexes from Catulus: each could Double Activate with the
+    other's squadron (5.42), but Rome won with Catulus and goes first, so only Catulus may try it."""
+    text = SKIRMISH.replace(
+        '{ name = "Metellus", rank = "squadron", command_range = 1, re_command_range = 0 }',
+        '{ name = "Metellus", rank = "admiral", command_range = 2, re_command_range = 1, initiative = 1, re_initiative = 0 }',
+    )
+    state = commander(skirmish(text), "Metellus", galley=g("R5-51"))
+    state = to_command_phase(state, first="rome")
+    assert state.initiative_admiral == "Catulus"
+    assert double_options(state, "rome") == [("Catulus", "Metellus")]
+    with pytest.raises(IllegalOrder, match="5.42"):
+        play.apply(state, Double(side="rome", other="Catulus"), ForcedDice(1))
+    other = to_command_phase(commander(skirmish(text), "Metellus", galley=g("R5-51")), first="carthage")
+    rome = replace(other, to_move="rome")
+    assert sorted(double_options(rome, "rome")) == [("Catulus", "Metellus"), ("Metellus", "Catulus")]
