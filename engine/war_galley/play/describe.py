@@ -59,6 +59,8 @@ _WORDS: dict[str, Callable[[Any], str]] = {
     "Recovered": lambda e: f"{e.galley} recovers" + (f" to F-{e.level}" if e.level else ""),
     "Transferred": lambda e: f"{e.commander} transfers to {e.galley}, on his Reduced Effectiveness side",
     "CommanderRestored": lambda e: f"{e.commander} is back to his normal ratings",
+    "TransferSettled": lambda e: f"{e.commander} has commanded since his transfer: his galley may use Maximum "
+                                 "Speed again (he stays on his RE side, 5.53)",
     "CommanderLost": lambda e: f"{e.commander} is lost: " + (f"now RE aboard {e.galley}" if e.galley else "gone"),
     "FleetWithdraws": lambda e: f"the {e.side} fleet withdraws",
     "VPAwarded": lambda e: f"{e.side} +{e.vp} VP: {e.galley} {e.reason}",

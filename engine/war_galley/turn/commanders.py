@@ -49,6 +49,13 @@ class CommanderRestored(Event, frozen=True, kw_only=True):
     commander: str
 
 
+class TransferSettled(Event, frozen=True, kw_only=True):
+    """5.52 for a commander RE for good (5.53): he has commanded since his transfer; his galley may use
+    Maximum Speed again, he stays RE."""
+
+    commander: str
+
+
 class CommanderLost(Event, frozen=True, kw_only=True):
     """5.53: his galley is gone; he is placed (RE for good) with `galley`, or gone if None."""
 
@@ -118,7 +125,10 @@ def transfer(state: GameState, decision: Transfer, dice: Dice) -> tuple[GameStat
                                      outcome="transfers" if ok else "stays aboard")]
     commander = replace(commander, transfer_turn=state.turn)
     if ok:
-        commander = replace(commander, galley=decision.to, reduced=True, until_commands=not commander.permanent_re)
+        # 5.52: the receiving galley "may not use Maximum Speed until the SqC resumes his normal ratings"; one
+        # who is RE for good (5.53) never does, so his galley is barred for the same span: until the end of
+        # the activation in which he next commands (restore_after_command leaves him RE).
+        commander = replace(commander, galley=decision.to, reduced=True, until_commands=True)
         receiving = state.galley(decision.to)
         state = state.with_galley(replace(receiving, speed=SpeedSide.CRUISE))
         events.append(Transferred(rule="5.52", commander=commander.name, galley=decision.to))
@@ -131,7 +141,8 @@ def restore_after_command(state: GameState, squadrons: tuple[str, ...]) -> tuple
     for c in state.commanders:
         if c.until_commands and c.name in squadrons:
             state = state.with_commander(replace(c, until_commands=False, reduced=c.permanent_re))
-            events.append(CommanderRestored(rule="5.52", commander=c.name))
+            events.append(TransferSettled(rule="5.52", commander=c.name) if c.permanent_re
+                          else CommanderRestored(rule="5.52", commander=c.name))
     return state, events
 
 

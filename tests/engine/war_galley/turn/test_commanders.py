@@ -15,6 +15,7 @@ from engine.war_galley.turn.commanders import (
     CommanderLost,
     CommanderRestored,
     FleetWithdraws,
+    TransferSettled,
     Transferred,
     max_barred_by_commander,
     transfer_targets,
@@ -76,6 +77,20 @@ def test_a_transferred_commanders_galley_may_not_choose_maximum() -> None:
     state, _ = decide(state, Transfer(side="rome", commander="Catulus", to=g("R5-51")), 6)
     with pytest.raises(IllegalOrder, match="5.52"):
         play.apply(state, Speed(side="rome", squadron="Catulus", maximum=(g("R5-51"),)), ForcedDice())
+
+
+def test_5_52_a_commander_re_for_good_who_transfers_bars_maximum_until_he_has_commanded() -> None:
+    # 5.52 "The galley may not use Maximum Speed until the SqC resumes his normal ratings": a commander
+    # lost once (5.53, RE for the rest of the game) who transfers still bars it, for the transfer's span.
+    from tests.engine.war_galley.game_support import commander as with_commander
+
+    state = to_command_phase(with_commander(skirmish(), "Catulus", reduced=True, permanent_re=True))
+    state, _ = decide(state, Transfer(side="rome", commander="Catulus", to=g("R5-51")), 4)
+    assert max_barred_by_commander(state, g("R5-51")) is not None
+    state, events = decide(state, Activate(side="rome", squadron="Catulus"))
+    assert any(isinstance(e, TransferSettled) for e in events)
+    assert not any(isinstance(e, CommanderRestored) for e in events)  # he stays RE (5.53)
+    assert max_barred_by_commander(state, g("R5-51")) is None and state.commander("Catulus").reduced
 
 
 def sunk_with_catulus(*faces: int):
