@@ -68,7 +68,8 @@ class WarGalley(Adapter):
             out.append(ScenarioSummary(s.key, f"{s.name}: {s.title}", sides, summary))
         spec = tournament.load(TOURNAMENT.read_bytes(), str(TOURNAMENT))
         out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
-                                   "fleets built to 250/300/350/400 points (option budget), committed in secret"))
+                                   f"fleets built to {'/'.join(str(b.points) for b in spec.fleet_building.budgets)} "
+                                   "points (option budget), committed in secret"))
         return out
 
     def builtin_scenario(self, name: str) -> bytes | None:
