@@ -47,7 +47,7 @@ from engine.war_galley.movement.moving import (
     advance,
     begin,
 )
-from engine.war_galley.movement.speed import sail_bonus
+from engine.war_galley.movement.speed import wind_mp
 from engine.war_galley.movement.steps import Anastrophe, BowFlank, PassThrough, Plan, Rake, Ram, Step
 
 # --- running ---------------------------------------------------------------------------
@@ -82,6 +82,10 @@ class _Run:
 
     def galley(self) -> Galley:
         return self.field[self.id]
+
+    def wind(self) -> int:
+        """The MP the wind gives the mover (6.22, 6.25), with its sails as they are when it moves."""
+        return wind_mp(self.ctx.start, self.ctx.options.wind, self.leg.sails_up)
 
     def sync(self) -> None:
         self.field[self.id] = _at(self.galley(), self.leg)
@@ -181,12 +185,10 @@ class _Run:
         self.events += more
         # 7.15 vs 6.23 reading: the wind's MP (6.22, 6.25) are no head of steam; under sail the excess counts
         # over Cruise Speed plus the sail's MP ("at considerably reduced capability").
-        start = ctx.start
-        wind_mp = sail_bonus(start, start.speed, ctx.options.wind, self.leg.sails_up,
-                             start.position.facing) if start.position is not None else 0
         self.field, more, self.ram, self.record = resolve_ram(
             ctx.board, self.field, self.id, step.target, ctx.charts, self.dice, self.record,
-            mp_used=max(0, self.leg.spent - wind_mp), turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
+            mp_used=max(0, self.leg.spent - self.wind()), turns=self.leg.turns, retreat=step.retract,
+            firepots=self.firepots,
             options=ctx.options, check=False,
         )
         self.events += more
@@ -225,7 +227,7 @@ class _Run:
                                                  "Pass-Through, without its Rake"))
             galley = replace(galley, position=origin)
         changes: dict[str, object] = {"moved": MoveRecord(ctx.plan.mp, leg.spent, leg.turns, leg.backwatered,
-                                                          leg.faced)}
+                                                          leg.faced, self.wind())}
         if ctx.start.half_speed and galley.half_speed:
             changes["half_speed"] = False
             self.events.append(MarkerRemoved(rule="6.37", galley=self.id, marker="Half Speed"))
