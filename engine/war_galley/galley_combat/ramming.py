@@ -242,15 +242,15 @@ def masts_down(galley: Galley, events: list[Event]) -> Galley:
     return replace(galley, sails_up=False, mast_down=True, masts_lost=True)
 
 
-def backwater_one(board: Board, battlefield: Battlefield, galley: Galley, retreat: Retreat,
+def backwater_one(board: Board, battlefield: Battlefield, galley: Galley, retreat: Retreat, charts: Charts,
                   options: CombatOptions = CombatOptions()) -> Position | None:
     """Where `galley` ends backwatering one hex `retreat`-wards, or None if that hex is not free sea."""
     step = retreat.step()
     if step is None or galley.position is None:
         return None
     cruising = replace(galley, speed=SpeedSide.CRUISE, crippled=frozenset())
-    around = surroundings(board, battlefield.values(), galley, options.wind, options.turn)
-    leg = Leg(galley.position, galley.sails_up, budget=2, started=True)
+    around = surroundings(board, battlefield.values(), galley, options.wind, options.turn, charts)
+    leg = Leg(galley.position, galley.sails_up, budget=charts.fixed.movement.backwater, started=True)  # not paid for
     after = advance(Mover(around, cruising), leg, step)
     if isinstance(after, Refused) or after.ended is not None:
         return None  # occupied, land or off the map: "if such hex is available"
@@ -342,7 +342,7 @@ def resolve_ram(
         result = RamResult.FOULED
     else:
         field[rammer_id], field[target_id] = rammer, target
-        moved_to = backwater_one(board, field, rammer, retreat, options)
+        moved_to = backwater_one(board, field, rammer, retreat, charts, options)
         if moved_to is not None:
             rammer = replace(rammer, position=moved_to)
             field[rammer_id] = rammer

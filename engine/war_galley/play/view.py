@@ -307,7 +307,7 @@ def _reach(state: GameState, frame: view_map.Frame, wanted: Sequence[str]) -> li
         if galley.position is None:
             out.append({"galley": str(galley_id), "path": "", "count": 0, "words": "not on the map"})
             continue
-        around = surroundings(state.board, state.galleys, galley, state.wind, state.turn)
+        around = surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
         try:
             reaches = end_positions(around, galley)
         except IllegalOrder as exc:

@@ -29,7 +29,7 @@ def test_the_report_lists_the_planner_end_positions_and_the_ratings() -> None:
     state = facing_state()
     report = galley_report(state, "R5-53")
     galley = state.galley(g("R5-53"))
-    around = surroundings(state.board, state.galleys, galley, state.wind, state.turn)
+    around = surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
     assert report["reaches_total"] == len(end_positions(around, galley))
     assert report["mp"] == 4 and report["ratings"]["crew"] == 3 and report["position"] == "3020-3021"
     assert report["markers"] == ["Cruise Speed"]
