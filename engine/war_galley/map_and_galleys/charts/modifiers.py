@@ -139,13 +139,11 @@ class Movement(_Strict, frozen=True):
 
 
 class Sails(_Strict, frozen=True):
-    """6.21-6.25: what sails cost and give, in MP."""
+    """6.21, 6.25: what raising and lowering sails cost, in MP."""
 
     rule: str
     raise_: int = msgspec.field(name="raise")
     lower: int
-    cruise_bonus: int  # 6.22
-    tremiola_bonus: int  # 6.25
     tremiola_raise_lower: int  # 6.25
 
 
