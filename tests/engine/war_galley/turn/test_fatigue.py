@@ -127,3 +127,17 @@ def test_6_22_the_winds_mp_incur_no_fatigue_a_tremiola_at_maximum_under_sail() -
     roll = next(e for e in events if isinstance(e, DieRolled) and e.rule == "6.42")
     assert roll.modifiers == (("9 MP used, Cruise Speed 4 + 2 by the wind", 3),)
     assert (roll.adjusted, state.galley(g("RTrm-1")).fatigue) == (4, 0)  # Crew 3 on 4: No Effect (on 6: F-2)
+
+
+def test_6_42_play_note_fatigue_is_checked_only_for_activated_galleys_in_their_segment() -> None:
+    """6.42 play note: "Fatigue is only checked for activated galleys and only in their movement segment."
+    Carthage moving checks none of Rome's galleys at Maximum; Catulus' activation checks his R5-50, not
+    Metellus' R5-52 (another squadron, still to activate)."""
+    state = to_command_phase(skirmish(), first="carthage", maximum=("R5-50", "R5-52"))
+    state, events = decide(state, Activate(side="carthage", squadron="Hanno"))
+    assert not [e for e in events if isinstance(e, DieRolled)]
+    state, events = decide(state, Activate(side="rome", squadron="Catulus",
+                                           plans=(parse_order("R5-50 max 1: F"),)), 6)
+    assert [r.table for r in events if isinstance(r, DieRolled)] == ["Fatigue (Crew 3)"]
+    assert [str(e.galley) for e in events if isinstance(e, fatigue.Fatigued)] == ["R5-50"]
+    assert state.galley(g("R5-52")).speed is SpeedSide.MAXIMUM and state.galley(g("R5-52")).fatigue == 0
