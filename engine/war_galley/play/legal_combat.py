@@ -73,9 +73,11 @@ WARY = ReactionOrders(Reaction(avoid=AvoidWhen.ADJACENT, by=AvoidBy.AWAY, ram=Ra
 
 
 def reaction_examples(state: GameState, side: str) -> list[Reactions]:
-    """Two sets of standing orders: bold (avoid a ram, ram back, always fire back) and wary."""
+    """Two sets of standing orders: bold (avoid a ram, ram back where 6.7 is in use, always fire back) and wary."""
     now = dict(state.reactions).get(side)
-    return [Reactions(side=side, orders=o) for o in (BOLD, WARY) if o != now]
+    bold = BOLD if state.combat_options().defensive_reaction_ram else \
+        ReactionOrders(replace(BOLD.default, ram=None))  # 6.7 is optional: no ram=eligible without it
+    return [Reactions(side=side, orders=o) for o in (bold, WARY) if o != now]
 
 
 # --- boarding ---------------------------------------------------------------------------------
