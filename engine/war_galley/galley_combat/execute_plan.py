@@ -95,6 +95,9 @@ class _Run:
     def react(self, before: Position) -> bool:
         """The inactive side's reactions to the move from `before`; False if the mover was stopped."""
         ctx = self.ctx
+        # 7.25: the Pass-Through rakes "during" the 2 MP through the line; its roll waits only for the galley to
+        # stand clear. The move that clears it cannot give the galley just passed an Avoidance that undoes it.
+        self.rake_when_clear()
         response = respond_to_move(ctx.board, self.field, self.id, before, ctx.charts, self.dice, self.record,
                                    self.reactions, ctx.options, mover_faced=self.leg.faced)
         self.field, self.record = response.galleys, response.record
