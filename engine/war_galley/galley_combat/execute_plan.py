@@ -30,7 +30,14 @@ from engine.war_galley.galley_combat.combat_steps import (
 )
 from engine.war_galley.galley_combat.diekplus import clear_of_ships, pass_through_plan
 from engine.war_galley.galley_combat.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
-from engine.war_galley.galley_combat.ramming import FirepotsHook, RamMissed, RamResult, ram_refusal, resolve_ram
+from engine.war_galley.galley_combat.ramming import (
+    FirepotsHook,
+    RamMissed,
+    RamResult,
+    ram_mp_used,
+    ram_refusal,
+    resolve_ram,
+)
 from engine.war_galley.galley_combat.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
@@ -47,7 +54,6 @@ from engine.war_galley.movement.moving import (
     advance,
     begin,
 )
-from engine.war_galley.movement.speed import sail_bonus
 from engine.war_galley.movement.steps import Anastrophe, BowFlank, PassThrough, Plan, Rake, Ram, Step
 
 # --- running ---------------------------------------------------------------------------
@@ -182,14 +188,10 @@ class _Run:
         self.field, more, self.record = fire_back(self.field, step.target, self.id, "ram", self.dice, self.record,
                                                   self.reactions, self.reaction_fire)
         self.events += more
-        # 7.15 vs 6.23 reading: the wind's MP (6.22, 6.25) are no head of steam; under sail the excess counts
-        # over Cruise Speed plus the sail's MP ("at considerably reduced capability").
-        start = ctx.start
-        wind_mp = sail_bonus(start, start.speed, ctx.options.wind, self.leg.sails_up,
-                             start.position.facing) if start.position is not None else 0
         self.field, more, self.ram, self.record = resolve_ram(
             ctx.board, self.field, self.id, step.target, ctx.charts, self.dice, self.record,
-            mp_used=max(0, self.leg.spent - wind_mp), turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
+            mp_used=ram_mp_used(ctx.start, self.leg.spent, ctx.options.wind, self.leg.sails_up),
+            turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
             options=ctx.options, check=False,
         )
         self.events += more
