@@ -171,6 +171,8 @@ class _Run:
                                        spent=after.spent))
         if after.ended is not None:
             self.end = PlanEnd.AGROUND if after.ended is Ending.AGROUND else PlanEnd.EXITED
+            if after.ended is Ending.AGROUND:
+                self.rake_when_clear()  # 7.25: aground beyond the line is clear of ships; the pass was made
             return False
         return self.react(before)
 

@@ -170,3 +170,16 @@ def test_7_25_a_failed_rake_in_passing_leaves_the_target_free_to_avoid_after() -
     kinds = [type(e).__name__ for e in events if type(e).__name__ in ("RakeResolved", "Avoided", "RakeMissed")]
     assert kinds == ["RakeResolved", "Avoided"] and dice.unused == []
     assert where(galleys[gid("R5-1")]) == "2711-2811"  # one hex forward, into its Bow hex the galley left
+
+
+def test_7_25_a_galley_that_runs_aground_clear_of_the_line_still_rakes() -> None:
+    """Running aground (6.31) in the hex beyond ends the movement but is clear of every ship: the pass was
+    made, so its Rake is rolled (it used to be dropped without a word)."""
+    from engine.war_galley.map_and_galleys.board import OPEN_SEA
+    from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET
+
+    board = OPEN_SEA.with_land([SINGLE_SHEET.parse("3109")])
+    galleys, events, outcome, dice = play("G3-1 max 6: F F X:R5-1:P F F", line(), [6, 6], board=board)
+    assert outcome.end is PlanEnd.AGROUND and galleys[gid("G3-1")].aground is not None
+    assert of(events, RakeResolved)[0].crippled and galleys[gid("R5-1")].crippled == {Side.PORT}
+    assert dice.unused == []
