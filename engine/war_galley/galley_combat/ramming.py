@@ -36,7 +36,7 @@ from engine.war_galley.map_and_galleys.hexes import Hex, neighbour
 from engine.war_galley.map_and_galleys.position import Around, Position, Side
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import Leg, Mover, Refused, advance, surroundings
-from engine.war_galley.movement.speed import excess_over_cruise
+from engine.war_galley.movement.speed import Wind, excess_over_cruise, sail_bonus
 from engine.war_galley.movement.steps import Retreat
 
 __all__ = ["Retreat"]  # defined with the steps (engine.war_galley.movement.steps), re-exported here
@@ -182,6 +182,20 @@ def ram_refusal(
 def target_mobile_and_slowed(target: Galley) -> bool:
     """7.15/7.27: "mobile and at Half-Speed and/or Fatigued"."""
     return immobile(target) is None and (target.half_speed or target.fatigue > 0)
+
+
+def ram_mp_used(rammer: Galley, spent: int, wind: Wind | None, sails_up: bool) -> int:
+    """7.15's "Movement Points actually used (that phase)" for a galley that has spent `spent` MP.
+
+    The wind's MP (6.22's +1, 6.25's +2) are no head of steam: 6.23 has a galley
+    under sail ram "at considerably reduced capability (lower speeds ...)", so
+    they are not counted (docs/rules-notes.md, issue 11). The wind is judged as
+    the galley started its move (6.22: "starts its turn with the wind").
+    """
+    if rammer.position is None:
+        return spent
+    wind_mp = sail_bonus(rammer, rammer.speed, wind, sails_up, rammer.position.facing)
+    return max(0, spent - wind_mp)
 
 
 def ram_modifiers(
