@@ -12,7 +12,9 @@ problem as RulesDataError naming the file and the field.
 
 Hex notation (shared/rules/geometry.md): `CCRR`, with the sheet letter
 (`N3719`) on maps of several sheets. A galley's position is bow first,
-`2319-2320`, or `2319/0` (hex and facing) for a single-hex counter.
+`2319-2320`, or `2319/0` (hex and facing) for a single-hex counter. The
+patterns below only shape the text; it is read by the engine's one notation
+(`map_and_galleys.hexes`, `map_and_galleys.position`) on the map `joined()`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from engine.war_galley.map_and_galleys import hexes
 from engine.war_galley.map_and_galleys.manifest import COLOURS, Commander
 
 SCHEMA_VERSION = 1
@@ -74,8 +77,21 @@ class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     coast: list[Coast] = []
     note: str = ""
 
-    def offsets(self) -> dict[str, tuple[int, int]]:
-        return {s.letter: (s.column_offset, s.row_offset) for s in self.sheets}
+    def joined(self) -> hexes.MapSpec:
+        """The joined map the file's hexes and positions are written on (one notation with the
+        orders'); a column laid under a later sheet (Actium's N60xx) is hidden, its numbers
+        naming the hexes shown over it. RulesDataError if the sheets do not join."""
+        out = []
+        for i, s in enumerate(self.sheets):
+            hidden = {
+                col
+                for later in self.sheets[i + 1 :]
+                if later.row_offset == s.row_offset
+                for col in range(hexes.FIRST_COL, hexes.LAST_COL + 1)
+                if hexes.FIRST_COL <= col + s.column_offset - later.column_offset <= hexes.LAST_COL
+            }
+            out.append(hexes.Sheet(s.letter, s.column_offset, s.row_offset, frozenset(hidden)))
+        return hexes.MapSpec(tuple(out))
 
 
 # ---------------------------------------------------------------- fleets
