@@ -9,7 +9,6 @@ from engine.errors import RulesDataError
 from engine.war_galley.battles.scenario import SCHEMA_VERSION, SPECIAL_RULES, ZONE_CONSTRAINTS, Scenario
 from engine.war_galley.battles.scenario_layout import group_slots
 from engine.war_galley.map_and_galleys.hexes import Hex
-from engine.war_galley.map_and_galleys.position import format_position
 from engine.war_galley.map_and_galleys.manifest import (
     Commanders,
     CounterKey,
@@ -17,6 +16,7 @@ from engine.war_galley.map_and_galleys.manifest import (
     expand_galleys,
     format_galley,
 )
+from engine.war_galley.map_and_galleys.position import format_position
 
 # ---------------------------------------------------------------- checks
 
