@@ -19,6 +19,7 @@ patterns below only shape the text; it is read by the engine's one notation
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -70,7 +71,7 @@ class Coast(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     note: str = ""
 
 
-class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     sheets: list[Sheet]
     north: str  # the book's compass statement, e.g. "xx28 row"
     land: list[LandArea] = []
@@ -81,6 +82,12 @@ class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         """The joined map the file's hexes and positions are written on (one notation with the
         orders'); a column laid under a later sheet (Actium's N60xx) is hidden, its numbers
         naming the hexes shown over it. RulesDataError if the sheets do not join."""
+        return self._joined
+
+    @cached_property
+    def _joined(self) -> hexes.MapSpec:
+        # Made once per file (the checks, set-up and the board all ask); `dict=True` gives the
+        # struct a place for it, outside its fields.
         out = []
         for i, s in enumerate(self.sheets):
             hidden = {
