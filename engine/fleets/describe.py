@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.fleets import space, victory
@@ -9,7 +10,7 @@ from engine.fleets.events import (
     AttackerSide, Drifted, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed, Recoiled, TerrainSet,
     Turned, WindChosen, WindRolled,
 )
-from engine.fleets.geometry import HEADING_NAMES
+from engine.fleets.geometry import placing
 from engine.fleets.state import State
 from engine.fleets.table import Terrain
 
@@ -46,49 +47,51 @@ def element_line(state: State, ident: str) -> str:
     if e is None:
         return ident
     partner = space.front_partner(state, e)
-    return (f"{e.id} {e.type} at {e.x},{e.y} facing {HEADING_NAMES[e.heading]}"
+    return (f"{e.id} {e.type} at {placing(e.x, e.y, e.heading)}"
             + (" (general)" if e.general else "") + (f", in contact with {partner.id}" if partner else ""))
+
+
+def _drifted(event: Drifted) -> str:
+    text = f"{' and '.join(event.ids)} drift {event.dx},{event.dy}"
+    if event.wrecked:
+        text += f"; {', '.join(event.wrecked)} wrecked on land"
+    if event.gone:
+        text += f"; {', '.join(event.gone)} drift off the table"
+    return text
+
+
+def _fought(event: Fought) -> str:
+    return (f"{event.a} ({event.factors[0].split(': ', 1)[1]}) rolls {event.dice[0]} = {event.totals[0]} against "
+            f"{event.b} ({event.factors[1].split(': ', 1)[1]}) {event.dice[1]} = {event.totals[1]}: "
+            + ("no result" if event.outcome == "tie" else event.outcome))
+
+
+_FATES = {"recoils": "{both} recoil", "destroyed": "{first} is destroyed", "wrecked": "{first} is wrecked on land",
+          "gone": "{first} is driven off the table", "flees": "{first} flees"}
+
+# Each event's words; `name` gives a side's name from its key.
+_WORDS: dict[type, Callable[[Any, Callable[[str], str]], str]] = {
+    TerrainSet: lambda e, name: "The defender lays out the terrain",
+    WindChosen: lambda e, name: f"The defender counts the wind from {e.point}",
+    WindRolled: lambda e, name: (f"Wind dice: attacker {e.attacker_die} clockwise, defender {e.defender_die} "
+                                 f"counter-clockwise from {e.start}: the wind comes from {e.wind}"),
+    AttackerSide: lambda e, name: f"The {name(e.side)} attack from the {e.edge} edge",
+    Placed: lambda e, name: f"{e.id} placed at {placing(e.x, e.y, e.heading)}",
+    PipsRolled: lambda e, name: f"Bound {e.bound}: the {name(e.side)} roll {e.pips} PIP(s)",
+    Moved: lambda e, name: f"{e.order}: {e.cost}p of {e.allowance}p" + (f", into contact with {e.contact}" if e.contact else ""),
+    Drifted: lambda e, name: _drifted(e),
+    Fought: lambda e, name: _fought(e),
+    Recoiled: lambda e, name: (_FATES[e.fate].format(both=" and ".join(e.ids), first=e.ids[0]) if e.fate in _FATES
+                               else f"{e.ids[0]} {e.fate}"),
+    Turned: lambda e, name: f"{e.id} turns to face {e.toward}",
+    FollowedUp: lambda e, name: f"{e.id} follows up",
+    GameOver: lambda e, name: f"Battle over: {e.result}",
+}
 
 
 def event_words(event: Any, state: State | None = None) -> str:
     def name(key: str) -> str:
         return next((s.name for s in state.sides if s.key == key), key) if state is not None else key
 
-    if isinstance(event, TerrainSet):
-        return "The defender lays out the terrain"
-    if isinstance(event, WindChosen):
-        return f"The defender counts the wind from {event.point}"
-    if isinstance(event, WindRolled):
-        return (f"Wind dice: attacker {event.attacker_die} clockwise, defender {event.defender_die} counter-clockwise "
-                f"from {event.start}: the wind comes from {event.wind}")
-    if isinstance(event, AttackerSide):
-        return f"The {name(event.side)} attack from the {event.edge} edge"
-    if isinstance(event, Placed):
-        return f"{event.id} placed at {event.x},{event.y} facing {HEADING_NAMES.get(event.heading, event.heading)}"
-    if isinstance(event, PipsRolled):
-        return f"Bound {event.bound}: the {name(event.side)} roll {event.pips} PIP(s)"
-    if isinstance(event, Moved):
-        extra = f", into contact with {event.contact}" if event.contact else ""
-        return f"{event.order}: {event.cost}p of {event.allowance}p{extra}"
-    if isinstance(event, Drifted):
-        text = f"{' and '.join(event.ids)} drift {event.dx},{event.dy}"
-        if event.wrecked:
-            text += f"; {', '.join(event.wrecked)} wrecked on land"
-        if event.gone:
-            text += f"; {', '.join(event.gone)} drift off the table"
-        return text
-    if isinstance(event, Fought):
-        return (f"{event.a} ({event.factors[0].split(': ', 1)[1]}) rolls {event.dice[0]} = {event.totals[0]} against "
-                f"{event.b} ({event.factors[1].split(': ', 1)[1]}) {event.dice[1]} = {event.totals[1]}: "
-                + ("no result" if event.outcome == "tie" else event.outcome))
-    if isinstance(event, Recoiled):
-        return {"recoils": f"{' and '.join(event.ids)} recoil", "destroyed": f"{event.ids[0]} is destroyed",
-                "wrecked": f"{event.ids[0]} is wrecked on land", "gone": f"{event.ids[0]} is driven off the table",
-                "flees": f"{event.ids[0]} flees"}.get(event.fate, f"{event.ids[0]} {event.fate}")
-    if isinstance(event, Turned):
-        return f"{event.id} turns to face {event.toward}"
-    if isinstance(event, FollowedUp):
-        return f"{event.id} follows up"
-    if isinstance(event, GameOver):
-        return f"Battle over: {event.result}"
-    return repr(event)
+    words = _WORDS.get(type(event))
+    return words(event, name) if words is not None else repr(event)

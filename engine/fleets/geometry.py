@@ -17,6 +17,12 @@ UNIT = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}
 HEADING_NAMES = {0: "N", 90: "E", 180: "S", 270: "W"}
 HEADING_OF = {v: k for k, v in HEADING_NAMES.items()}
 
+
+def placing(x: int, y: int, heading: int) -> str:
+    """Where an element stands, in the notation's words: `400,120 facing N`."""
+    return f"{x},{y} facing {HEADING_NAMES.get(heading, heading)}"
+
+
 Vec = tuple[int, int]
 
 

@@ -17,7 +17,7 @@ from engine.fleets.decisions import (
     AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
 )
 from engine.fleets.errors import NotationError
-from engine.fleets.geometry import HEADING_NAMES, HEADING_OF
+from engine.fleets.geometry import HEADING_NAMES, HEADING_OF, placing
 
 ID = re.compile(r"^[A-Za-z]+[0-9]+$")
 POINT = re.compile(r"^-?[0-9]+,-?[0-9]+$")
@@ -145,7 +145,7 @@ def format_decision(d: Decision) -> str:
     if isinstance(d, PlaceRest):
         return "place rest"
     if isinstance(d, Place):
-        return f"place {d.id} at {d.x},{d.y} facing {HEADING_NAMES.get(d.heading, d.heading)}"
+        return f"place {d.id} at {placing(d.x, d.y, d.heading)}"
     if isinstance(d, Drift):
         return f"{d.id} drift"
     if isinstance(d, Back):

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from engine.adapter import Pending
 from engine.fleets import combat, deployment, results, space, victory, wind as winds
 from engine.fleets.decisions import (
     AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
@@ -23,14 +24,6 @@ from engine.fleets.geometry import Rect
 from engine.fleets.movement import check_back, check_move, check_shift
 from engine.fleets.state import State, replace_element
 from engine.fleets.table import Coast, Piece, Terrain, check_terrain
-
-
-class Pending(msgspec.Struct, frozen=True):
-    side: str | None
-    kind: str
-    prompt: str
-    automatic: bool = False
-    finished: bool = False
 
 
 def pending(state: State) -> Pending:

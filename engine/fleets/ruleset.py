@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.adapter import Adapter, Pending, ScenarioSummary
 from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
@@ -12,14 +13,7 @@ from engine.fleets.errors import FleetsError, ScenarioError
 from engine.fleets.state import State, decode_state, encode_state
 
 
-class ScenarioSummary:
-    """What `pbem scenarios` lists (the protocol's ScenarioInfo shape)."""
-
-    def __init__(self, name: str, title: str, sides: tuple[str, str], summary: str) -> None:
-        self.name, self.title, self.sides, self.summary = name, title, sides, summary
-
-
-class Fleets:
+class Fleets(Adapter):
     name = "fleets"
     version = "1"
     illegal_errors: tuple[type[Exception], ...] = (FleetsError,)
@@ -62,7 +56,7 @@ class Fleets:
             raise ScenarioError(f"fleet battles take no options (given: {', '.join(sorted(options))})")
         return scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data))
 
-    def pending(self, state: State) -> play.Pending:
+    def pending(self, state: State) -> Pending:
         return play.pending(state)
 
     def legal(self, state: State) -> list[Any]:

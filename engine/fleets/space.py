@@ -75,15 +75,11 @@ def connected(state: State, members: list[Element]) -> bool:
 
 def supported(state: State, a: Element) -> bool:
     """A friend of the same facing directly behind, its front edge on a's rear edge, lined up."""
-    base = 2 * state.half
-    fx, fy = UNIT[a.heading]
-    for r in state.elements:
-        if r.side == a.side and r.heading == a.heading and (r.x, r.y) == (a.x - fx * base, a.y - fy * base):
-            return True
-    return False
+    return supporter(state, a) is not None
 
 
 def supporter(state: State, a: Element) -> Element | None:
+    """The friend that supports `a` (see `supported`), if any."""
     base = 2 * state.half
     fx, fy = UNIT[a.heading]
     for r in state.elements:

@@ -16,7 +16,7 @@ from engine.events import Event
 from engine.war_galley.battles import zones
 from engine.war_galley.battles.setup import galley_id
 from engine.war_galley.map_and_galleys.galley import GalleyId, format_galley_id, parse_galley_id
-from engine.war_galley.map_and_galleys.hexes import Direction, Hex, MapSpec, format_hex
+from engine.war_galley.map_and_galleys.hexes import Direction, Hex, MapSpec
 from engine.war_galley.map_and_galleys.position import Position, format_position, parse_position
 from engine.war_galley.turn import entry, hooks
 from engine.war_galley.turn.decisions import Deploy
@@ -42,19 +42,24 @@ def _in_zone(state: GameState, zone: Zone, position: Position) -> str | None:
     hexes = position.hexes[:1] if zone.bow_only else position.hexes
     for h in hexes:
         if not map_.contains(h):
-            return f"{format_hex(map_.number(h))} is off the map"
+            return f"{map_.format(h)} is off the map"
         number = map_.number(h)
         if zone.sheet is not None and number.sheet != zone.sheet:
-            return f"{format_hex(number)} is not on sheet {zone.sheet}"
+            return f"{map_.format(h)} is not on sheet {zone.sheet}"
         if zone.columns is not None and not zone.columns[0] <= number.col <= zone.columns[1]:
-            return f"{format_hex(number)} is outside columns {zone.columns[0]}-{zone.columns[1]}"
+            return f"{map_.format(h)} is outside columns {zone.columns[0]}-{zone.columns[1]}"
         if zone.rows is not None and not zone.rows[0] <= number.row <= zone.rows[1]:
-            return f"{format_hex(number)} is outside rows {zone.rows[0]:02d}-{zone.rows[1]:02d}"
-    if zone.bow_hexes and format_hex(map_.number(position.bow)) not in zone.bow_hexes:
+            return f"{map_.format(h)} is outside rows {zone.rows[0]:02d}-{zone.rows[1]:02d}"
+    if zone.bow_hexes and position.bow not in _bow_hexes(zone, map_):
         return f"the bow must be in one of {', '.join(zone.bow_hexes)}"
     if not zone.stern_offmap and not map_.contains(position.stern):
         return "the stern is off the map"
     return None
+
+
+def _bow_hexes(zone: Zone, map_: MapSpec) -> frozenset[Hex]:
+    """The hexes a zone's bows must be in, read in the battle's notation."""
+    return frozenset(map_.parse(text) for text in zone.bow_hexes)
 
 
 def deploy_notation(position: Position, map_: MapSpec) -> str:
@@ -76,8 +81,7 @@ def _named_bow(task: DeployTask, position: Position, h: Hex, state: GameState) -
     """A zone's listed bow hexes may be land: Drepanum's galleys start bow in port."""
     if h != position.bow:
         return False
-    name = format_hex(state.board.map.number(h))
-    return any(group.zone is not None and name in group.zone.bow_hexes for group in task.groups)
+    return any(group.zone is not None and h in _bow_hexes(group.zone, state.board.map) for group in task.groups)
 
 
 def _split(state: GameState, decision: Deploy) -> tuple[dict[GalleyId, Position], dict[GalleyId, str]]:
@@ -269,6 +273,7 @@ def zone_positions(state: GameState, zone: Zone, double: bool, taken: Iterable[H
     map_ = state.board.map
     rows = [map_.number(h).row for h in map_.hexes()]
     middle = (min(rows) + max(rows)) / 2
+    bows = _bow_hexes(zone, map_)
     out = []
     for h in map_.hexes():
         if zone.facings:
@@ -277,7 +282,7 @@ def zone_positions(state: GameState, zone: Zone, double: bool, taken: Iterable[H
             facings = [Direction.DOWN if map_.number(h).row < middle else Direction.UP]
         for facing in facings:
             p = Position(h, facing, double)
-            named = format_hex(map_.number(p.bow)) in zone.bow_hexes
+            named = p.bow in bows
             if _in_zone(state, zone, p) is None and all(
                 x not in busy and (state.board.is_sea(x) or not map_.contains(x) or (named and x == p.bow))
                 for x in p.hexes

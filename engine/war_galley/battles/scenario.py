@@ -12,15 +12,19 @@ problem as RulesDataError naming the file and the field.
 
 Hex notation (shared/rules/geometry.md): `CCRR`, with the sheet letter
 (`N3719`) on maps of several sheets. A galley's position is bow first,
-`2319-2320`, or `2319/0` (hex and facing) for a single-hex counter.
+`2319-2320`, or `2319/0` (hex and facing) for a single-hex counter. The
+patterns below only shape the text; it is read by the engine's one notation
+(`map_and_galleys.hexes`, `map_and_galleys.position`) on the map `joined()`.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from engine.war_galley.map_and_galleys import hexes
 from engine.war_galley.map_and_galleys.manifest import COLOURS, Commander
 
 SCHEMA_VERSION = 1
@@ -67,15 +71,34 @@ class Coast(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     note: str = ""
 
 
-class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     sheets: list[Sheet]
     north: str  # the book's compass statement, e.g. "xx28 row"
     land: list[LandArea] = []
     coast: list[Coast] = []
     note: str = ""
 
-    def offsets(self) -> dict[str, tuple[int, int]]:
-        return {s.letter: (s.column_offset, s.row_offset) for s in self.sheets}
+    def joined(self) -> hexes.MapSpec:
+        """The joined map the file's hexes and positions are written on (one notation with the
+        orders'); a column laid under a later sheet (Actium's N60xx) is hidden, its numbers
+        naming the hexes shown over it. RulesDataError if the sheets do not join."""
+        return self._joined
+
+    @cached_property
+    def _joined(self) -> hexes.MapSpec:
+        # Made once per file (the checks, set-up and the board all ask); `dict=True` gives the
+        # struct a place for it, outside its fields.
+        out = []
+        for i, s in enumerate(self.sheets):
+            hidden = {
+                col
+                for later in self.sheets[i + 1 :]
+                if later.row_offset == s.row_offset
+                for col in range(hexes.FIRST_COL, hexes.LAST_COL + 1)
+                if hexes.FIRST_COL <= col + s.column_offset - later.column_offset <= hexes.LAST_COL
+            }
+            out.append(hexes.Sheet(s.letter, s.column_offset, s.row_offset, frozenset(hidden)))
+        return hexes.MapSpec(tuple(out))
 
 
 # ---------------------------------------------------------------- fleets

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from engine.errors import RulesDataError
 from engine.war_galley.battles.scenario import SCHEMA_VERSION, SPECIAL_RULES, ZONE_CONSTRAINTS, Scenario
-from engine.war_galley.battles.scenario_layout import group_slots, occupied_hexes, parse_hex_ref, to_global
+from engine.war_galley.battles.scenario_layout import group_slots
+from engine.war_galley.map_and_galleys.hexes import Hex
 from engine.war_galley.map_and_galleys.manifest import (
     Commanders,
     CounterKey,
@@ -15,6 +16,7 @@ from engine.war_galley.map_and_galleys.manifest import (
     expand_galleys,
     format_galley,
 )
+from engine.war_galley.map_and_galleys.position import format_position
 
 # ---------------------------------------------------------------- checks
 
@@ -31,7 +33,6 @@ def check_scenario(
         raise fail("schema", f"version {s.schema} not supported (expected {SCHEMA_VERSION})")
     if not s.map.sheets:
         raise fail("map.sheets", "no map sheet")
-    offsets = s.map.offsets()
     letters = [sh.letter for sh in s.map.sheets]
     if len(set(letters)) != len(letters):
         raise fail("map.sheets", "two sheets with one letter")
@@ -40,18 +41,31 @@ def check_scenario(
     for n, sh in enumerate(s.map.sheets):
         if sh.column_offset % 2:
             raise fail(f"map.sheets[{n}].column_offset", "must be even to keep column parity")
+    try:
+        map_ = s.map.joined()
+    except RulesDataError as exc:
+        raise fail("map.sheets", str(exc)) from None
+
+    def hex_ok(path: str, text: str | None) -> None:
+        try:
+            if text is not None:
+                map_.parse(text)
+        except ValueError as exc:
+            raise fail(path, str(exc)) from None
 
     def hexes_ok(path: str, texts: list[str]) -> None:
         for k, h in enumerate(texts):
-            try:
-                to_global(parse_hex_ref(h), offsets)
-            except ValueError as exc:
-                raise fail(f"{path}[{k}]", str(exc)) from None
+            hex_ok(f"{path}[{k}]", h)
 
-    land: set[tuple[int, int]] = set()
+    land: set[Hex] = set()
     for n, area in enumerate(s.map.land):
         hexes_ok(f"map.land[{n}].hexes", area.hexes)
-        land |= {to_global(parse_hex_ref(h), offsets) for h in area.hexes}
+        land |= {map_.parse(h) for h in area.hexes}
+    for n, coast in enumerate(s.map.coast):
+        hex_ok(f"map.coast[{n}].gap_from", coast.gap_from)
+        hex_ok(f"map.coast[{n}].gap_to", coast.gap_to)
+    hex_ok("wind.marker", s.wind.marker)
+    hex_ok("wind.toward", s.wind.toward)
     keys = [side.key for side in s.sides]
     if len(s.sides) != 2 or len(set(keys)) != 2:
         raise fail("sides", "a battle has exactly two sides with distinct keys")
@@ -82,7 +96,7 @@ def check_scenario(
             raise fail(f"special[{n}].params.side", f"{side_param!r} is not a side")
 
     roster_key = s.roster or s.key
-    occupied: dict[tuple[int, int], str] = {}
+    occupied: dict[Hex, str] = {}
     for si, side in enumerate(s.sides):
         sp = f"sides[{si}]"
         owned: dict[tuple[str, int], str] = {}
@@ -142,11 +156,12 @@ def check_scenario(
             for name in group.commanders:
                 if name not in fleet_commanders:
                     raise fail(f"{gp}.commanders", f"{name!r} is not a commander of this side")
-            for name in group.commander_at:
+            for name, h in group.commander_at.items():
                 if name not in group.commanders:
                     raise fail(f"{gp}.commander_at", f"{name!r} is not in this group's commanders")
+                hex_ok(f"{gp}.commander_at.{name}", h)
             try:
-                slots = group_slots(group, offsets)
+                slots = group_slots(group, map_)
             except ValueError as exc:
                 raise fail(f"{gp}.positions/lines", str(exc)) from None
             on_map = size - (group.offmap.count if group.offmap else 0)
@@ -174,9 +189,10 @@ def check_scenario(
                 raise fail(gp, f"{on_map} galleys on the map but {len(slots)} positions")
             if len(slots) < on_map:
                 raise fail(gp, f"{on_map} galleys on the map but only {len(slots)} positions")
-            group_hexes: set[tuple[int, int]] = set()
-            for k, pos in enumerate(slots):
-                for h in occupied_hexes(pos, offsets):
+            group_hexes: set[Hex] = set()
+            for k, slot in enumerate(slots):
+                pos = format_position(slot, map_)
+                for h in slot.hexes:
                     if h in occupied:
                         raise fail(f"{gp} slot {k} ({pos})", f"overlaps {occupied[h]}")
                     if h in land:
@@ -184,13 +200,14 @@ def check_scenario(
                     occupied[h] = f"{side.key} {group.name} ({pos})"
                     group_hexes.add(h)
             for name, h in group.commander_at.items():
-                if to_global(parse_hex_ref(h), offsets) not in group_hexes:
+                if map_.parse(h) not in group_hexes:
                     raise fail(f"{gp}.commander_at.{name}", f"no galley of this group in {h}")
             if manifest is not None:
                 for (t, i), pos in zip(run, slots if group.assign == "in_order" else []):
                     double = manifest.ratings(CounterKey(side.colour, t, i)).double
-                    if double != ("-" in pos):
-                        raise fail(gp, f"{format_galley(t, i)} is {'double' if double else 'single'}-sized but placed at {pos}")
+                    if double != pos.double:
+                        where = format_position(pos, map_)
+                        raise fail(gp, f"{format_galley(t, i)} is {'double' if double else 'single'}-sized but placed at {where}")
         for name in side.commanders_anywhere:
             if name not in fleet_commanders:
                 raise fail(f"{sp}.commanders_anywhere", f"{name!r} is not a commander of this side")

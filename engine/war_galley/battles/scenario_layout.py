@@ -1,176 +1,77 @@
-"""Where a scenario puts things: hex and position text of the battle files, lines and slots of a deployment.
+"""Where a scenario puts things: the slots of a deployment group, its lines expanded.
 
-The notation is the scenario book's (`N3719`, `2319-2320`, `2319/0`), on the
-joined map of the scenario's sheets.
+Hexes and positions are read with the engine's one notation
+(`map_and_galleys.hexes`, `map_and_galleys.position`) on the battle's joined
+map (`scenario.MapSpec.joined`): the scenario book's `N3719`, `2319-2320`,
+`2319/0` are the orders' notation too.
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from engine.errors import NotationError
 from engine.war_galley.battles.scenario import Deploy, Line, Scenario, Side
-from engine.war_galley.map_and_galleys import hexes
+from engine.war_galley.map_and_galleys.hexes import Hex, MapSpec
 from engine.war_galley.map_and_galleys.manifest import CounterKey, expand_galleys
-
-# Map sheet extent (geometry.md): columns 10..60, rows 00..28.
-COLUMNS = range(10, 61)
-ROWS = range(0, 29)
-
-# ---------------------------------------------------------------- hexes
+from engine.war_galley.map_and_galleys.position import Position, format_position, parse_position
 
 
-class HexRef(NamedTuple):
-    sheet: str
-    col: int
-    row: int
-
-
-def parse_hex_ref(text: str) -> HexRef:
-    """`"N3719"` -> HexRef("N", 37, 19). Checks the sheet extent."""
-    m = re.match(r"^([A-Z]?)(\d{2})(\d{2})$", text)
-    if m is None:
-        raise ValueError(f"{text!r} is not a hex (CCRR, or a sheet letter and CCRR)")
-    ref = HexRef(m.group(1), int(m.group(2)), int(m.group(3)))
-    if ref.col not in COLUMNS or ref.row not in ROWS:
-        raise ValueError(f"{text!r} is off the map sheet (columns 10-60, rows 00-28)")
-    return ref
-
-
-def format_hex_ref(h: HexRef) -> str:
-    return f"{h.sheet}{h.col:02d}{h.row:02d}"
-
-
-def neighbour(col: int, row: int, d: int) -> tuple[int, int]:
-    """The grid's one neighbour rule (engine.war_galley.map_and_galleys.hexes, geometry.md), on plain joined-map coordinates."""
-    h = hexes.neighbour(hexes.Hex(col, row), d % 6)
-    return h.col, h.row
-
-
-class Placed(NamedTuple):
-    """A parsed position: bow hex, stern hex (None for single-hex), facing."""
-
-    bow: HexRef
-    stern: HexRef | None
-    facing: int
-
-
-def parse_position(text: str, offsets: dict[str, tuple[int, int]] | None = None) -> Placed:
-    """`"2319-2320"` (bow first) or `"2319/0"`. The halves must be adjacent.
-
-    `offsets` maps sheet letters to their (column, row) offset on the joined
-    map, so that halves on two overlapping sheets can be checked.
-    """
-    offsets = offsets or {"": (0, 0)}
-    if "/" in text:
-        hex_text, d = text.split("/")
-        return Placed(parse_hex_ref(hex_text), None, int(d))
-    bow_text, stern_text = text.split("-")
-    bow = parse_hex_ref(bow_text)
-    if not re.match(r"^[A-Z]", stern_text):
-        stern_text = bow.sheet + stern_text  # the stern inherits the bow's sheet letter
-    stern = parse_hex_ref(stern_text)
-    b, s = to_global(bow, offsets), to_global(stern, offsets)
-    for k in range(6):
-        if neighbour(b[0], b[1], k) == s:
-            return Placed(bow, stern, (k + 3) % 6)
-    raise ValueError(f"position {text!r}: bow and stern hexes are not adjacent")
-
-
-def to_global(h: HexRef, offsets: dict[str, tuple[int, int]]) -> tuple[int, int]:
-    if h.sheet not in offsets:
-        raise ValueError(f"hex {format_hex_ref(h)}: no map sheet {h.sheet!r} in this scenario")
-    dc, dr = offsets[h.sheet]
-    return h.col + dc, h.row + dr
-
-
-def from_global(col: int, row: int, offsets: dict[str, tuple[int, int]], prefer: str) -> HexRef:
-    """The sheet-local name of a joined-map hex, preferring sheet `prefer`."""
-    order = [prefer] + [s for s in offsets if s != prefer]
-    for sheet in order:
-        dc, dr = offsets[sheet]
-        if col - dc in COLUMNS and row - dr in ROWS:
-            return HexRef(sheet, col - dc, row - dr)
-    raise ValueError(f"column {col}, row {row} is on no map sheet")
-
-
-def format_position(p: Placed) -> str:
-    if p.stern is None:
-        return f"{format_hex_ref(p.bow)}/{p.facing}"
-    return f"{format_hex_ref(p.bow)}-{format_hex_ref(p.stern)}"
-
-
-# ---------------------------------------------------------------- expansion
-
-
-class Slot(NamedTuple):
-    group: str
-    index: int
-    position: str  # normalized, bow first
-
-
-def expand_line(line: Line, offsets: dict[str, tuple[int, int]], double: bool = True) -> list[str]:
-    """The positions a Line helper stands for, first to last, normalized."""
-    first = parse_position(line.first, offsets)
-    last = parse_position(line.last, offsets)
+def expand_line(line: Line, map_: MapSpec) -> list[Position]:
+    """The positions a Line helper stands for, first to last."""
+    first = parse_position(line.first, map_)
+    last = parse_position(line.last, map_)
+    name = f"line {line.first}..{line.last}"
     if first.facing != last.facing:
-        raise ValueError(f"line {line.first}..{line.last}: first and last face differently")
-    fc, fr = to_global(first.bow, offsets)
-    lc, lr = to_global(last.bow, offsets)
-    skip = {to_global(parse_hex_ref(h), offsets) for h in line.skip}
-    bows: list[tuple[int, int]]
+        raise NotationError(f"{name}: first and last face differently")
+    (fc, fr), (lc, lr) = (first.bow.col, first.bow.row), (last.bow.col, last.bow.row)
+    skip = {map_.parse(h) for h in line.skip}
+    bows: list[Hex]
     if fr == lr:  # bows along one row: line abreast
         step = line.step or 1
         sign = 1 if lc >= fc else -1
         if (lc - fc) % step:
-            raise ValueError(f"line {line.first}..{line.last}: columns not a multiple of step {step}")
-        bows = [(c, fr) for c in range(fc, lc + sign, sign * step)]
+            raise NotationError(f"{name}: columns not a multiple of step {step}")
+        bows = [Hex(c, fr) for c in range(fc, lc + sign, sign * step)]
     elif fc == lc:  # bows along one column: line astern
-        step = line.step or (2 if first.stern is not None else 1)
+        step = line.step or (2 if first.double else 1)
         sign = 1 if lr >= fr else -1
         if (lr - fr) % step:
-            raise ValueError(f"line {line.first}..{line.last}: rows not a multiple of step {step}")
-        bows = [(fc, r) for r in range(fr, lr + sign, sign * step)]
+            raise NotationError(f"{name}: rows not a multiple of step {step}")
+        bows = [Hex(fc, r) for r in range(fr, lr + sign, sign * step)]
     else:
-        raise ValueError(f"line {line.first}..{line.last}: bows share neither a row nor a column")
-    out: list[str] = []
-    prefer = first.bow.sheet
-    for c, r in bows:
-        if (c, r) in skip:
-            continue
-        bow = from_global(c, r, offsets, prefer)
-        if first.stern is None:
-            out.append(format_position(Placed(bow, None, first.facing)))
-        else:
-            sc, sr = neighbour(c, r, first.facing + 3)
-            out.append(format_position(Placed(bow, from_global(sc, sr, offsets, bow.sheet), first.facing)))
+        raise NotationError(f"{name}: bows share neither a row nor a column")
+    out = [Position(bow, first.facing, first.double) for bow in bows if bow not in skip]
+    for p in out:
+        if not all(map_.contains(h) for h in p.hexes):
+            raise NotationError(f"{name}: {format_position(p, map_)} is off the map")
     return out
 
 
-def group_slots(group: Deploy, offsets: dict[str, tuple[int, int]]) -> list[str]:
-    """A group's fixed slots: its positions then its expanded lines, normalized."""
-    slots = [format_position(parse_position(p, offsets)) for p in group.positions]
+def group_slots(group: Deploy, map_: MapSpec) -> list[Position]:
+    """A group's fixed slots: its positions then its expanded lines."""
+    slots = [parse_position(p, map_) for p in group.positions]
     for line in group.lines:
-        slots.extend(expand_line(line, offsets))
+        slots.extend(expand_line(line, map_))
     return slots
 
 
 class Placement(NamedTuple):
     side: str
     galley: CounterKey
-    position: str
+    position: Position
     group: str
 
 
-def fixed_placements(scenario: Scenario) -> list[Placement]:
+def fixed_placements(scenario: Scenario, map_: MapSpec | None = None) -> list[Placement]:
     """Galleys the book places exactly (groups with assign = "in_order")."""
-    offsets = scenario.map.offsets()
+    map_ = map_ or scenario.map.joined()
     out: list[Placement] = []
     for side in scenario.sides:
         for group in side.deploy:
             if group.zone is not None or group.assign != "in_order" or not group.galleys:
                 continue
-            slots = group_slots(group, offsets)
+            slots = group_slots(group, map_)
             for (type_, id_), pos in zip(expand_galleys(group.galleys), slots):
                 out.append(Placement(side.key, CounterKey(side.colour, type_, id_), pos, group.name))
     return out
@@ -183,11 +84,3 @@ def side_galleys(side: Side) -> list[CounterKey]:
         for g in fleet.galleys
         for t, i in expand_galleys([g.galleys])
     ]
-
-
-def occupied_hexes(position: str, offsets: dict[str, tuple[int, int]]) -> list[tuple[int, int]]:
-    p = parse_position(position, offsets)
-    hexes = [to_global(p.bow, offsets)]
-    if p.stern is not None:
-        hexes.append(to_global(p.stern, offsets))
-    return hexes

@@ -19,9 +19,8 @@ from engine.war_galley.manpower_combat.devices import devices_for
 from engine.war_galley.map_and_galleys import manifest
 from engine.war_galley.map_and_galleys.board import Board, Edge, coast_beyond
 from engine.war_galley.map_and_galleys.galley import Colour, Equipment, Galley, GalleyId, GalleyType
-from engine.war_galley.map_and_galleys.hexes import Direction, Hex, MapSpec, Sheet, neighbours
+from engine.war_galley.map_and_galleys.hexes import Direction, Hex, MapSpec, neighbours
 from engine.war_galley.map_and_galleys.manifest import Commander, CounterKey
-from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.rulesdata import RulesData, load_rules_data, parse
 from engine.war_galley.movement.speed import Wind
 from engine.war_galley.turn import entry, hooks
@@ -46,28 +45,12 @@ def galley_id(key: CounterKey) -> GalleyId:
     return GalleyId(COLOURS[key.colour], _TYPES[key.type], key.id)
 
 
-def map_spec(scenario: sc.Scenario) -> MapSpec:
-    """The joined map; a column laid under a later sheet (Actium's N60xx) is hidden."""
-    sheets = scenario.map.sheets
-    out = []
-    for i, s in enumerate(sheets):
-        hidden = {
-            col
-            for later in sheets[i + 1 :]
-            if later.row_offset == s.row_offset
-            for col in range(10, 61)
-            if 10 <= col + s.column_offset - later.column_offset <= 60
-        }
-        out.append(Sheet(s.letter, s.column_offset, s.row_offset, frozenset(hidden)))
-    return MapSpec(tuple(out))
-
-
 _EDGES = {"xx00": Edge.TOP, "xx28": Edge.BOTTOM, "10xx": Edge.LEFT, "60xx": Edge.RIGHT}
 
 
 def board_of(scenario: sc.Scenario) -> Board:
     """The battle's board: its land hexes and coast edges (2.2, 6.31)."""
-    map_ = map_spec(scenario)
+    map_ = scenario.map.joined()
     board = Board(map_).with_land(map_.parse(h) for area in scenario.map.land for h in area.hexes)
     for coast in scenario.map.coast:
         edge = _EDGES[coast.edge]
@@ -87,14 +70,6 @@ def _between(h: Hex, a: Hex, b: Hex, edge: Edge) -> bool:
     if edge in (Edge.TOP, Edge.BOTTOM):
         return h.row == a.row and min(a.col, b.col) <= h.col <= max(a.col, b.col)
     return h.col == a.col and min(a.row, b.row) <= h.row <= max(a.row, b.row)
-
-
-def to_position(text: str, offsets: dict[str, tuple[int, int]]) -> Position:
-    """A scenario position on the joined map, by the sheets' offsets (a hidden column's
-    hexes are the hexes of the sheet laid over it)."""
-    placed = scenario_layout.parse_position(text, offsets)
-    col, row = scenario_layout.to_global(placed.bow, offsets)
-    return Position(Hex(col, row), Direction(placed.facing), placed.stern is not None)
 
 
 def _roster(scenario: sc.Scenario, side: sc.Side, rules: RulesData) -> dict[str, Commander]:
@@ -144,7 +119,7 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
     scenario = scenario_files.parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
     chosen = _options(scenario, options)
     specials_ = _specials(scenario, chosen)
-    map_ = map_spec(scenario)
+    map_ = scenario.map.joined()
     galleys: dict[GalleyId, Galley] = {}
     commanders: list[CommanderState] = []
     sides: list[SideInfo] = []
@@ -198,9 +173,9 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
                     )
                 )
     placed_commanders: dict[str, GalleyId] = {}
-    for placement in scenario_layout.fixed_placements(scenario):
+    for placement in scenario_layout.fixed_placements(scenario, map_):
         gid = galley_id(placement.galley)
-        galleys[gid] = replace(galleys[gid], position=to_position(placement.position, scenario.map.offsets()))
+        galleys[gid] = replace(galleys[gid], position=placement.position)
     for side_key in scenario.deploy_order:
         task = _task(scenario, scenario.side(side_key), map_, galleys, placed_commanders)
         if task is not None:
@@ -252,7 +227,6 @@ def _facts(scenario: sc.Scenario) -> dict[str, Any]:
 def _queues(scenario: sc.Scenario, map_: MapSpec, state: GameState) -> tuple[EntryQueue, ...]:
     """An entry queue for every group with galleys off the map (engine.war_galley.turn.entry); filled at deployment
     for groups whose waiting galleys the player picks."""
-    offsets = scenario.map.offsets()
     out = []
     for side in scenario.sides:
         for group in side.deploy:
@@ -262,7 +236,7 @@ def _queues(scenario: sc.Scenario, map_: MapSpec, state: GameState) -> tuple[Ent
             n = group.offmap.count
             waiting = tuple(members[len(members) - n:]) if members else ()
             on_map = [g for g in members[: len(members) - n] if state.galley(g).position is not None]
-            slots = [to_position(p, offsets) for p in scenario_layout.group_slots(group, offsets)]
+            slots = scenario_layout.group_slots(group, map_)
             last = slots[len(members) - n - 1] if members and slots and len(members) > n else (slots[-1] if slots else None)
             entries = [map_.parse(h) for h in group.offmap.entry] or ([last.stern] if last is not None else [])
             facing = None
@@ -309,7 +283,6 @@ def _task(
     placed_commanders: dict[str, GalleyId],
 ) -> DeployTask | None:
     """What `side` still decides at set-up; commanders with nothing to choose are placed at once."""
-    offsets = scenario.map.offsets()
     named = {gid for g in side.deploy for gid in (galley_id(CounterKey(side.colour, t, i))
                                                   for t, i in manifest.expand_galleys(g.galleys))}
     pool = tuple(galley_id(k) for k in scenario_layout.side_galleys(side) if galley_id(k) not in named)
@@ -319,7 +292,7 @@ def _task(
         offmap = group.offmap.count if group.offmap else 0
         fixed = {h: gid for gid in members if (p := galleys[gid].position) is not None for h in p.hexes}
         for name, text in group.commander_at.items():
-            at = Hex(*scenario_layout.to_global(scenario_layout.parse_hex_ref(text), offsets))
+            at = map_.parse(text)
             if at in fixed:
                 placed_commanders[name] = fixed[at]
         free = tuple(c for c in group.commanders if c not in placed_commanders)
@@ -336,7 +309,7 @@ def _task(
             continue
         candidates = members[: len(members) - offmap] if members else pool
         place = len(candidates) if members else (group.count or 0) - offmap
-        slots = tuple(to_position(p, offsets) for p in scenario_layout.group_slots(group, offsets))
+        slots = tuple(scenario_layout.group_slots(group, map_))
         zone = None
         constraints: tuple[str, ...] = ()
         params: dict[str, object] = {}
@@ -344,7 +317,7 @@ def _task(
             z = group.zone
             zone = Zone(z.columns, z.rows, z.sheet, tuple(z.bow_hexes), tuple(z.facings), z.bow_only, z.stern_offmap)
             constraints, params = tuple(z.constraints), dict(z.params)
-        fixed_at = tuple((name, Hex(*scenario_layout.to_global(scenario_layout.parse_hex_ref(text), offsets)))
+        fixed_at = tuple((name, map_.parse(text))
                          for name, text in group.commander_at.items() if name in free)
         entry = tuple(map_.parse(h) for h in group.offmap.entry) if group.offmap else ()
         if group.offmap is not None and group.offmap.up_to is not None:

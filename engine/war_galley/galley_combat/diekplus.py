@@ -7,7 +7,8 @@ the target (the one exception to 6.6). It rakes either the target or the
 galley beside it on the side it passes (never both), and must end its
 movement clear of every ship. The Rake is resolved once the galley stands
 clear ("after the Pass-Thru movement is complete", 7.25; the 7.28 example
-rakes after the last 2 MP).
+rakes after the last 2 MP), before anyone reacts to the move that cleared it:
+the oars were sheared "during" the pass, so no Avoidance then undoes it.
 
 Readings (docs/combat-notes.md):
 - "between two adjacent enemy galleys": the side passed must have an enemy

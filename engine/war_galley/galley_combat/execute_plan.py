@@ -30,7 +30,14 @@ from engine.war_galley.galley_combat.combat_steps import (
 )
 from engine.war_galley.galley_combat.diekplus import clear_of_ships, pass_through_plan
 from engine.war_galley.galley_combat.raking import RakeMissed, rake_pass, rake_refusal, resolve_rake
-from engine.war_galley.galley_combat.ramming import FirepotsHook, RamMissed, RamResult, ram_refusal, resolve_ram
+from engine.war_galley.galley_combat.ramming import (
+    FirepotsHook,
+    RamMissed,
+    RamResult,
+    ram_mp_used,
+    ram_refusal,
+    resolve_ram,
+)
 from engine.war_galley.galley_combat.reactions import ReactionFireHook, ReactionOrders, fire_back, respond_to_move
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
@@ -47,7 +54,7 @@ from engine.war_galley.movement.moving import (
     advance,
     begin,
 )
-from engine.war_galley.movement.speed import sail_bonus
+from engine.war_galley.movement.speed import wind_mp
 from engine.war_galley.movement.steps import Anastrophe, BowFlank, PassThrough, Plan, Rake, Ram, Step
 
 # --- running ---------------------------------------------------------------------------
@@ -83,6 +90,10 @@ class _Run:
     def galley(self) -> Galley:
         return self.field[self.id]
 
+    def wind(self) -> int:
+        """The MP the wind gives the mover (6.22, 6.25), with its sails as they are when it moves."""
+        return wind_mp(self.ctx.start, self.ctx.options.wind, self.leg.sails_up)
+
     def sync(self) -> None:
         self.field[self.id] = _at(self.galley(), self.leg)
 
@@ -95,6 +106,9 @@ class _Run:
     def react(self, before: Position) -> bool:
         """The inactive side's reactions to the move from `before`; False if the mover was stopped."""
         ctx = self.ctx
+        # 7.25: the Pass-Through rakes "during" the 2 MP through the line; its roll waits only for the galley to
+        # stand clear. The move that clears it cannot give the galley just passed an Avoidance that undoes it.
+        self.rake_when_clear()
         response = respond_to_move(ctx.board, self.field, self.id, before, ctx.charts, self.dice, self.record,
                                    self.reactions, ctx.options, mover_faced=self.leg.faced)
         self.field, self.record = response.galleys, response.record
@@ -162,6 +176,8 @@ class _Run:
                                        spent=after.spent))
         if after.ended is not None:
             self.end = PlanEnd.AGROUND if after.ended is Ending.AGROUND else PlanEnd.EXITED
+            if after.ended is Ending.AGROUND:
+                self.rake_when_clear()  # 7.25: aground beyond the line is clear of ships; the pass was made
             return False
         return self.react(before)
 
@@ -179,14 +195,10 @@ class _Run:
         self.field, more, self.record = fire_back(self.field, step.target, self.id, "ram", self.dice, self.record,
                                                   self.reactions, self.reaction_fire)
         self.events += more
-        # 7.15 vs 6.23 reading: the wind's MP (6.22, 6.25) are no head of steam; under sail the excess counts
-        # over Cruise Speed plus the sail's MP ("at considerably reduced capability").
-        start = ctx.start
-        wind_mp = sail_bonus(start, start.speed, ctx.options.wind, self.leg.sails_up,
-                             start.position.facing) if start.position is not None else 0
         self.field, more, self.ram, self.record = resolve_ram(
             ctx.board, self.field, self.id, step.target, ctx.charts, self.dice, self.record,
-            mp_used=max(0, self.leg.spent - wind_mp), turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
+            mp_used=ram_mp_used(ctx.start, self.leg.spent, ctx.options.wind, self.leg.sails_up),
+            turns=self.leg.turns, retreat=step.retract, firepots=self.firepots,
             options=ctx.options, check=False,
         )
         self.events += more
@@ -225,7 +237,7 @@ class _Run:
                                                  "Pass-Through, without its Rake"))
             galley = replace(galley, position=origin)
         changes: dict[str, object] = {"moved": MoveRecord(ctx.plan.mp, leg.spent, leg.turns, leg.backwatered,
-                                                          leg.faced)}
+                                                          leg.faced, self.wind())}
         if ctx.start.half_speed and galley.half_speed:
             changes["half_speed"] = False
             self.events.append(MarkerRemoved(rule="6.37", galley=self.id, marker="Half Speed"))

@@ -36,7 +36,7 @@ from engine.war_galley.map_and_galleys.hexes import Hex, neighbour
 from engine.war_galley.map_and_galleys.position import Around, Position, Side
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import Leg, Mover, Refused, advance, surroundings
-from engine.war_galley.movement.speed import excess_over_cruise
+from engine.war_galley.movement.speed import Wind, excess_over_cruise, sail_bonus
 from engine.war_galley.movement.steps import Retreat
 
 __all__ = ["Retreat"]  # defined with the steps (engine.war_galley.movement.steps), re-exported here
@@ -184,6 +184,20 @@ def target_mobile_and_slowed(target: Galley) -> bool:
     return immobile(target) is None and (target.half_speed or target.fatigue > 0)
 
 
+def ram_mp_used(rammer: Galley, spent: int, wind: Wind | None, sails_up: bool) -> int:
+    """7.15's "Movement Points actually used (that phase)" for a galley that has spent `spent` MP.
+
+    The wind's MP (6.22's +1, 6.25's +2) are no head of steam: 6.23 has a galley
+    under sail ram "at considerably reduced capability (lower speeds ...)", so
+    they are not counted (docs/rules-notes.md, issue 11). The wind is judged as
+    the galley started its move (6.22: "starts its turn with the wind").
+    """
+    if rammer.position is None:
+        return spent
+    wind_mp = sail_bonus(rammer, rammer.speed, wind, sails_up, rammer.position.facing)
+    return max(0, spent - wind_mp)
+
+
 def ram_modifiers(
     charts: Charts,
     rammer: Galley,
@@ -242,15 +256,15 @@ def masts_down(galley: Galley, events: list[Event]) -> Galley:
     return replace(galley, sails_up=False, mast_down=True, masts_lost=True)
 
 
-def backwater_one(board: Board, battlefield: Battlefield, galley: Galley, retreat: Retreat,
+def backwater_one(board: Board, battlefield: Battlefield, galley: Galley, retreat: Retreat, charts: Charts,
                   options: CombatOptions = CombatOptions()) -> Position | None:
     """Where `galley` ends backwatering one hex `retreat`-wards, or None if that hex is not free sea."""
     step = retreat.step()
     if step is None or galley.position is None:
         return None
     cruising = replace(galley, speed=SpeedSide.CRUISE, crippled=frozenset())
-    around = surroundings(board, battlefield.values(), galley, options.wind, options.turn)
-    leg = Leg(galley.position, galley.sails_up, budget=2, started=True)
+    around = surroundings(board, battlefield.values(), galley, options.wind, options.turn, charts)
+    leg = Leg(galley.position, galley.sails_up, budget=charts.fixed.movement.backwater, started=True)  # not paid for
     after = advance(Mover(around, cruising), leg, step)
     if isinstance(after, Refused) or after.ended is not None:
         return None  # occupied, land or off the map: "if such hex is available"
@@ -342,7 +356,7 @@ def resolve_ram(
         result = RamResult.FOULED
     else:
         field[rammer_id], field[target_id] = rammer, target
-        moved_to = backwater_one(board, field, rammer, retreat, options)
+        moved_to = backwater_one(board, field, rammer, retreat, charts, options)
         if moved_to is not None:
             rammer = replace(rammer, position=moved_to)
             field[rammer_id] = rammer

@@ -40,6 +40,7 @@ from engine.war_galley.map_and_galleys.charts import Charts
 from engine.war_galley.map_and_galleys.galley import Colour, Galley, GalleyId, format_galley_id, parse_galley_id
 from engine.war_galley.map_and_galleys.hexes import distance
 from engine.war_galley.map_and_galleys.position import Position
+from engine.war_galley.movement.moving import Refused
 
 Battlefield = Mapping[GalleyId, Galley]
 
@@ -248,6 +249,22 @@ def avoid_decision(
 
     # Away: the move that ends further from the mover; forward on a tie.
     return max(moves, key=lambda d: (clearance(d), d is AvoidDirection.FORWARD))
+
+
+def orders_refusal(orders: ReactionOrders, options: CombatOptions) -> Refused | None:
+    """Why a side may not give these standing orders in this game, or None.
+
+    6.7 is an optional rule: where the game does not use it, `ram=eligible`
+    orders a reaction the rules do not have, so it is refused, not kept and ignored.
+    """
+    if options.defensive_reaction_ram:
+        return None
+    settings = [("default", orders.default), *((format_galley_id(o.galley), o.reaction) for o in orders.overrides)]
+    for who, reaction in settings:
+        if reaction.ram is RamReaction.ELIGIBLE:
+            return Refused("6.7", f"{who}: ram=eligible orders a Defensive Reaction Ram, an optional rule this "
+                                  "game does not use")
+    return None
 
 
 def rams_in_reaction(reaction: Reaction) -> bool:

@@ -125,7 +125,7 @@ class Equipment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     corvus: bool = False
 
 
-class MoveRecord(msgspec.Struct, frozen=True):
+class MoveRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """What the galley did in its latest movement segment (6.13, 6.33, 7.12, 7.15, 6.42)."""
 
     announced: int
@@ -133,6 +133,9 @@ class MoveRecord(msgspec.Struct, frozen=True):
     turns: int  # Bow/Flank hexes entered: 7.15's MP bonus needs at most one
     backwatered: bool
     faced: bool  # changed facing without moving (incl. Turn Around): 7.12 bars ramming
+    # MP the wind gave (6.22 +1, 6.25 +2 for a Tremiola): "without incurring Fatigue", so 6.42's
+    # MP beyond Cruise leave them out. Omitted when 0, so states without sails encode as before.
+    wind: int = 0
 
 
 class Galley(msgspec.Struct, frozen=True, kw_only=True):

@@ -52,7 +52,8 @@ def freeing_moves(surroundings: Surroundings, galley: Galley) -> list[tuple[AnyS
     # The freeing move is the extrication itself, not movement: no speed, status or MP limits.
     afloat = replace(galley, aground=None, crippled=frozenset(), speed=SpeedSide.CRUISE)
     mover = Mover(surroundings, afloat)
-    start = Leg(galley.position, False, budget=2, started=True)
+    costs = mover.costs  # enough MP for any one-hex move (6.32): the move is not paid for
+    start = Leg(galley.position, False, budget=max(costs.backwater, costs.forward, costs.bow_flank), started=True)
     moves = []
     for step in steps:
         after = advance(mover, start, step)

@@ -21,6 +21,7 @@ from msgspec.structs import replace
 from engine.errors import IllegalOrder
 from engine.war_galley.map_and_galleys.board import Board, Water
 from engine.war_galley.map_and_galleys.charts import Charts, Fixed
+from engine.war_galley.map_and_galleys.charts.modifiers import Movement, Sails
 from engine.war_galley.map_and_galleys.galley import End, Galley, GalleyId, GalleyType
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
 from engine.war_galley.map_and_galleys.position import Position
@@ -126,6 +127,18 @@ class Mover:
                 self.galley, self.speed, self.surroundings.wind, sails_up=sails_up
             )
         return self._limits[sails_up]
+
+    @property
+    def costs(self) -> Movement:
+        """6.32's costs, from the game's rules data."""
+        return self.surroundings.fixed().movement
+
+    def sail_cost(self, raising: bool) -> int:
+        """6.21: 1 MP to raise or lower sails; 6.25: a Tremiola's cost nothing (the rules data's numbers)."""
+        sails: Sails = self.surroundings.fixed().sails
+        if self.tremiola:
+            return sails.tremiola_raise_lower
+        return sails.raise_ if raising else sails.lower
 
     def enemy_adjacent(self, position: Position) -> bool:
         near = self.surroundings.enemy_near

@@ -33,7 +33,7 @@ def forward(mover: Mover, leg: Leg, step: Forward) -> Leg | Refused:
         return Refused("6.33", "a galley that backwaters may not move forward that turn")
     if mover.crippled:
         return Refused("6.37", "a Crippled galley may never move straight ahead")
-    paid = pay(mover, leg, 1, step)
+    paid = pay(mover, leg, mover.costs.forward, step)
     if isinstance(paid, Refused):
         return paid
     pos = paid.position
@@ -46,7 +46,7 @@ def bow_flank(mover: Mover, leg: Leg, step: BowFlank) -> Leg | Refused:
         return Refused("6.33", "a galley that backwaters may not move forward that turn")
     if mover.crippled and step.side not in mover.crippled:
         return Refused("6.37", f"a Crippled galley moves only toward its marker: not to {step.side.value}")
-    paid = pay(mover, leg, 1, step)
+    paid = pay(mover, leg, mover.costs.bow_flank, step)
     if isinstance(paid, Refused):
         return paid
     pos = paid.position
@@ -62,7 +62,7 @@ def backwater(mover: Mover, leg: Leg, step: Backwater) -> Leg | Refused:
         return Refused("6.37", "a Crippled galley may only move into a Bow/Flank hex")
     if leg.advanced:
         return Refused("6.33", "a galley that backwaters may use no forward motion or Facing Change that turn")
-    paid = pay(mover, leg, 2, step)
+    paid = pay(mover, leg, mover.costs.backwater, step)
     if isinstance(paid, Refused):
         return paid
     pos = paid.position
@@ -90,7 +90,7 @@ def facing_change(mover: Mover, leg: Leg, step: FacingChange) -> Leg | Refused:
         return Refused("6.34", "a double counter changes facing by swinging its bow or its stern half")
     if not pos.double and step.swing is not None:
         return Refused("6.34", "a single counter turns in its hex; it has no half to swing")
-    paid = pay(mover, leg, 1, step)
+    paid = pay(mover, leg, mover.costs.facing_change, step)
     if isinstance(paid, Refused):
         return paid
     facing = DIRECTIONS[(pos.facing + step.side.delta) % 6]
@@ -118,7 +118,7 @@ def turn_around(mover: Mover, leg: Leg, step: TurnAround) -> Leg | Refused:
         return Refused("7.28", "a Crippled galley turns only toward its marker")
     if mover.enemy_adjacent(leg.position):
         return Refused("6.35", "a galley may not Turn Around with an enemy galley adjacent")
-    paid = pay(mover, leg, 2, step)
+    paid = pay(mover, leg, mover.costs.turn_around, step)
     if isinstance(paid, Refused):
         return paid
     pos = paid.position
@@ -151,7 +151,7 @@ def raise_sails(mover: Mover, leg: Leg, step: RaiseSails) -> Leg | Refused:
         return Refused("6.22", "a galley at Maximum Speed may not raise sails")
     if mover.enemy_adjacent(leg.position):
         return Refused("6.21", "a galley may not raise sails while adjacent to an enemy galley")
-    paid = pay(mover, leg, 0 if mover.tremiola else 1, step, moving=False)
+    paid = pay(mover, leg, mover.sail_cost(raising=True), step, moving=False)
     if isinstance(paid, Refused):
         return paid
     return replace(paid, sails_up=True, sail_set=True)
@@ -163,7 +163,7 @@ def lower_sails(mover: Mover, leg: Leg, step: LowerSails) -> Leg | Refused:
         return early
     if not leg.sails_up:
         return Refused("6.21", f"{mover.galley.id} is not under sail")
-    paid = pay(mover, leg, 0 if mover.tremiola else 1, step, moving=False)
+    paid = pay(mover, leg, mover.sail_cost(raising=False), step, moving=False)
     if isinstance(paid, Refused):
         return paid
     return replace(paid, sails_up=False, sail_set=True)

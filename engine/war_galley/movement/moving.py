@@ -32,6 +32,7 @@ from engine.war_galley.movement.leg import (
     finish,
     surroundings,
 )
+from engine.war_galley.movement.speed import wind_mp
 from engine.war_galley.movement.steps import (
     Backwater,
     BowFlank,
@@ -151,7 +152,8 @@ def move(surroundings: Surroundings, galley: Galley, plan: Plan) -> tuple[Galley
         for step, leg in zip(plan.steps, legs[1:])
     ]
     last = legs[-1]
-    record = MoveRecord(plan.mp, last.spent, last.turns, last.backwatered, last.faced)
+    record = MoveRecord(plan.mp, last.spent, last.turns, last.backwatered, last.faced,
+                        wind_mp(galley, surroundings.wind, last.sails_up))
     changes: dict[str, object] = {"moved": record, "sails_up": last.sails_up, "position": last.position}
     if galley.half_speed:
         changes["half_speed"] = False

@@ -167,6 +167,18 @@ def sail_bonus(galley: Galley, side: SpeedSide, wind: Wind | None, sails_up: boo
     return 0
 
 
+def wind_mp(start: Galley, wind: Wind | None, sails_up: bool) -> int:
+    """The MP the wind gives `start` (the galley as it began moving) this activation (6.22, 6.25).
+
+    They are no MP "used in excess of Cruise Speed": 6.22 gives them "without
+    incurring Fatigue" (6.42) and 6.23 has a galley under sail ram "at
+    considerably reduced capability" (7.15).
+    """
+    if start.position is None:
+        return 0
+    return sail_bonus(start, start.speed, wind, sails_up, start.position.facing)
+
+
 def bonus_rule(galley: Galley) -> str:
     return "6.25" if galley.id.type is GalleyType.TREMIOLA else "6.22"
 

@@ -21,16 +21,21 @@ from engine.war_galley.movement.steps import describe as step_words
 MAP: ContextVar[MapSpec] = ContextVar("map", default=SINGLE_SHEET)
 
 
+def position_text(p: Position, map_: MapSpec) -> str:
+    """A position as reports write it: the battle's notation (`N3719-N3720`), or marked global
+    when off every sheet (a galley driven off the map has no printed hex)."""
+    if map_.contains(p.bow) and (not p.double or map_.contains(p.stern)):
+        return format_position(p, map_)
+    return f"global {p.bow}-{p.stern}" if p.double else f"global {p.bow}/{int(p.facing)}"
+
+
 def hex_words(h: Hex) -> str:
     map_ = MAP.get()
     return map_.format(h) if map_.contains(h) else f"global {h}"
 
 
 def position_words(p: Position) -> str:
-    map_ = MAP.get()
-    if map_.contains(p.bow) and (not p.double or map_.contains(p.stern)):
-        return format_position(p, map_)
-    return f"global {p.bow}-{p.stern}" if p.double else f"global {p.bow}/{int(p.facing)}"
+    return position_text(p, MAP.get())
 
 
 def galleys_words(galleys: Any) -> str:

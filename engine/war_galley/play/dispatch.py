@@ -13,6 +13,7 @@ from engine.dice import Dice
 from engine.errors import IllegalOrder, WrongPlayer
 from engine.events import Event
 from engine.war_galley.battles import deployment
+from engine.war_galley.galley_combat.reactions import orders_refusal
 from engine.war_galley.play import order_errors, shortcuts
 from engine.war_galley.turn import activation, boarding_segment, commanders, initiative, sequence, victory
 from engine.war_galley.turn.decisions import (
@@ -87,6 +88,9 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         return victory.end(state, victory.halt(state))
     if isinstance(decision, Reactions):
         # Any time the side decides; no dice. The orders in force when the active side signs are used.
+        refusal = orders_refusal(decision.orders, state.combat_options())
+        if refusal is not None:
+            raise refusal.error()
         orders = tuple((k, o) for k, o in state.reactions if k != decision.side)
         state = replace(state, reactions=tuple(sorted((*orders, (decision.side, decision.orders)))))
         return state, [ReactionsSet(rule="6.5", side=decision.side)]

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.errors import IllegalOrder, NotationError
 from engine.war_galley.galley_combat.raking import rake_modifiers
-from engine.war_galley.galley_combat.ramming import ram_modifiers
+from engine.war_galley.galley_combat.ramming import ram_modifiers, ram_mp_used
 from engine.war_galley.manpower_combat.battlefield import Field, enemies
 from engine.war_galley.manpower_combat.boarding import boarding_modifiers
 from engine.war_galley.manpower_combat.grappling import grapple_options
@@ -25,7 +25,7 @@ from engine.war_galley.map_and_galleys.charts import boarding_range, missile_res
 from engine.war_galley.map_and_galleys.galley import Galley, parse_galley_id
 from engine.war_galley.map_and_galleys.position import format_position
 from engine.war_galley.movement.speed import speed_limit
-from engine.war_galley.movement.steps import Anastrophe, PassThrough, Plan, Rake, Ram
+from engine.war_galley.movement.steps import Anastrophe, LowerSails, PassThrough, Plan, RaiseSails, Rake, Ram
 from engine.war_galley.play import legal_combat, orders
 from engine.war_galley.play.board_text import board_data, board_text, markers
 from engine.war_galley.play.legal import _Options
@@ -89,10 +89,19 @@ def galley_report(state: GameState, text: str) -> dict[str, Any]:
     return report
 
 
+def _sails_up(galley: Galley, plan: Plan) -> bool:
+    """Whether the galley moves under sail in `plan` (a sail step comes before any movement, 6.21)."""
+    for step in plan.steps:
+        if isinstance(step, (RaiseSails, LowerSails)):
+            return isinstance(step, RaiseSails)
+    return galley.sails_up
+
+
 def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> list[dict[str, Any]]:
     field = {g.id: g for g in state.galleys}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
+    drew = galley.id in state.record.drew_reaction_ram  # 6.7: -1 on its Ram and Rake attempts this phase
     attack = legal_combat._Attack(state, field, galley, options.of(galley), options.nearness, max(0, cap))
     for plan in attack.plans():
         step = next(s for s in plan.steps if isinstance(s, (Ram, Rake, PassThrough, Anastrophe)))
@@ -107,11 +116,13 @@ def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> l
             turns = next((x.turns for x in options.of(galley) if x.steps == plan.steps[:-1]), 0)
             rng = ram_range(state.charts, galley.ratings.side(galley.speed).ram_attack,
                             target.ratings.side(target.speed).ram_defense)
-            mods = ram_modifiers(state.charts, galley, target, mp_used=plan.mp, turns=turns)
+            mp_used = ram_mp_used(galley, plan.mp, state.wind, _sails_up(galley, plan))  # as execute_plan counts
+            mods = ram_modifiers(state.charts, galley, target, mp_used=mp_used, turns=turns, drew_reaction_ram=drew)
             entry["roll"] = _roll("2d6", rng.low, rng.high, mods)
         elif kind == "rake":
             rng = rake_range(state.charts, galley.crew, target.crew)
-            entry["roll"] = _roll("2d6", rng.low, rng.high, rake_modifiers(state.charts, galley, target))
+            entry["roll"] = _roll("2d6", rng.low, rng.high,
+                                  rake_modifiers(state.charts, galley, target, drew_reaction_ram=drew))
         out.append(entry)
     battle = Field(state.board, field, state.charts, state.devices)
     for foe in sorted((g for g in field.values() if g.position is not None and enemies(galley, g)), key=lambda g: str(g.id)):

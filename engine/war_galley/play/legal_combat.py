@@ -73,9 +73,11 @@ WARY = ReactionOrders(Reaction(avoid=AvoidWhen.ADJACENT, by=AvoidBy.AWAY, ram=Ra
 
 
 def reaction_examples(state: GameState, side: str) -> list[Reactions]:
-    """Two sets of standing orders: bold (avoid a ram, ram back, always fire back) and wary."""
+    """Two sets of standing orders: bold (avoid a ram, ram back where 6.7 is in use, always fire back) and wary."""
     now = dict(state.reactions).get(side)
-    return [Reactions(side=side, orders=o) for o in (BOLD, WARY) if o != now]
+    bold = BOLD if state.combat_options().defensive_reaction_ram else \
+        ReactionOrders(replace(BOLD.default, ram=None))  # 6.7 is optional: no ram=eligible without it
+    return [Reactions(side=side, orders=o) for o in (bold, WARY) if o != now]
 
 
 # --- boarding ---------------------------------------------------------------------------------
@@ -187,9 +189,12 @@ class _Attack:
                 yield Plan(g.id, g.speed, reach.mp, (*reach.steps, Ram(foe.id)))
 
     def pass_throughs(self) -> Iterable[Plan]:
+        """7.24-7.25: through the foe ahead; the side passed is named, since the Diekplus's own case, a galley
+        inside a line abreast (7.28's example), has galleys on both sides and is refused without one."""
         g = self.galley
         if g.speed is not SpeedSide.MAXIMUM:
             return
+        cost = self.state.charts.fixed.pass_through.mp  # 7.25
         for reach in self.reaches[:10]:
             legs = _walk(self.state, self.field, Plan(g.id, g.speed, reach.mp, reach.steps))
             for index, leg in enumerate(legs):
@@ -197,9 +202,12 @@ class _Attack:
                 if foe is None:
                     continue
                 for extra in range(3):
-                    mp = leg.spent + 2 + extra
-                    if mp <= self.cap:
-                        yield Plan(g.id, g.speed, mp, (*reach.steps[:index], PassThrough(foe.id), *[Forward()] * extra))
+                    mp = leg.spent + cost + extra
+                    if mp > self.cap:
+                        continue
+                    for side in (None, *Side):
+                        yield Plan(g.id, g.speed, mp,
+                                   (*reach.steps[:index], PassThrough(foe.id, side), *[Forward()] * extra))
 
     def rakes(self) -> Iterable[Plan]:
         g = self.galley

@@ -20,6 +20,7 @@ from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, within
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.play import describe, view_map
+from engine.war_galley.play.describe_movement import position_text
 from engine.war_galley.turn.state import PHASE_NAMES, GameState, galley_key
 
 # Where combat happened: the event kinds, the galley hit, and the map's short mark.
@@ -176,10 +177,10 @@ def _counter(state: GameState, frame: view_map.Frame, galley: Galley, side_class
         "side": side,
         "class": side_class[side],
         "double": galley.position.double,
-        "position": view_map.position_text(galley.position, state.board.map),
+        "position": position_text(galley.position, state.board.map),
         "shape": view_map.counter_shape(frame, galley.position),
         "marks": " ".join(m["code"] for m in marks),
-        "title": f"{galley.id} ({_type_name(galley)}) at {view_map.position_text(galley.position, state.board.map)}"
+        "title": f"{galley.id} ({_type_name(galley)}) at {position_text(galley.position, state.board.map)}"
                  + "".join(f"; {m['words']}" for m in marks),
     }
 
@@ -307,7 +308,7 @@ def _reach(state: GameState, frame: view_map.Frame, wanted: Sequence[str]) -> li
         if galley.position is None:
             out.append({"galley": str(galley_id), "path": "", "count": 0, "words": "not on the map"})
             continue
-        around = surroundings(state.board, state.galleys, galley, state.wind, state.turn)
+        around = surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
         try:
             reaches = end_positions(around, galley)
         except IllegalOrder as exc:
@@ -394,7 +395,7 @@ def _sheet(state: GameState, side: dict[str, Any]) -> dict[str, Any]:
             "engines": galley.ratings.engines, "towers": galley.ratings.towers,
             "cruise": _ratings(galley.ratings.cruise), "maximum": _ratings(galley.ratings.maximum),
             "speed": "Maximum" if galley.speed.value == "max" else "Cruise",
-            "position": view_map.position_text(galley.position, state.board.map) if galley.position else "—",
+            "position": position_text(galley.position, state.board.map) if galley.position else "—",
             "squadron": squadron_of.get(galley.id, ""),
             "commanders": [c.name for c in sorted(state.commander_on(galley.id), key=lambda c: c.name)],
             "status": status,

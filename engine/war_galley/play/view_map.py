@@ -180,10 +180,3 @@ def sorted_ids(ids: Iterable[GalleyId]) -> list[str]:
     return sorted(str(g) for g in ids)
 
 
-def position_text(position: Position, spec: MapSpec) -> str:
-    """A position in the battle's notation (`N3719-N3720`), or marked global when off every sheet."""
-    from engine.war_galley.map_and_galleys.position import format_position
-
-    if spec.contains(position.bow) and (not position.double or spec.contains(position.stern)):
-        return format_position(position, spec)
-    return f"global {position.bow}-{position.stern}" if position.double else f"global {position.bow}/{int(position.facing)}"

@@ -49,10 +49,13 @@ def check(
     galley = state.galley(galley_id)
     table = state.charts.fatigue
     used = galley.moved.spent if galley.moved is not None else 0
+    # 6.22: the wind's MP come "without incurring Fatigue" (a Tremiola's +2 at Maximum, 6.25).
+    wind = galley.moved.wind if galley.moved is not None else 0
     mods: list[tuple[str, int]] = []
-    over = excess_over_cruise(galley.ratings, used)
+    over = excess_over_cruise(galley.ratings, used - wind)
     if over:
-        mods.append((f"{used} MP used, Cruise Speed {galley.ratings.cruise.speed}", over * table.modifiers.per_mp_over_cruise))
+        words = f"{used} MP used, Cruise Speed {galley.ratings.cruise.speed}" + (f" + {wind} by the wind" if wind else "")
+        mods.append((words, over * table.modifiers.per_mp_over_cruise))
     if ram_attempt:
         mods.append(("made a Ram attempt", table.modifiers.ram_attempt))
     if rake_attempt:

@@ -127,6 +127,26 @@ class RunAground(_Strict, frozen=True):
     eliminated: RollRange
 
 
+class Movement(_Strict, frozen=True):
+    """6.32's costs, in MP."""
+
+    rule: str
+    forward: int
+    bow_flank: int
+    facing_change: int  # a hexside (6.34)
+    turn_around: int  # 6.35
+    backwater: int  # a hex (6.33)
+
+
+class Sails(_Strict, frozen=True):
+    """6.21, 6.25: what raising and lowering sails cost, in MP."""
+
+    rule: str
+    raise_: int = msgspec.field(name="raise")
+    lower: int
+    tremiola_raise_lower: int  # 6.25
+
+
 class DefensiveReactionRam(_Strict, frozen=True):
     rule: str
     check: CrewCheckKind
@@ -179,6 +199,8 @@ class Fixed(_Strict, frozen=True):
     transfer: Transfer
     avoidance: Avoidance
     run_aground: RunAground
+    movement: Movement
+    sails: Sails
     defensive_reaction_ram: DefensiveReactionRam
     sinking: Sinking
     flame: Flame

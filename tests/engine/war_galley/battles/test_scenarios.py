@@ -18,14 +18,9 @@ from engine.war_galley.battles.scenario_files import (
     load_scenario,
     parse_scenario,
 )
-from engine.war_galley.battles.scenario_layout import (
-    expand_line,
-    fixed_placements,
-    group_slots,
-    occupied_hexes,
-    parse_position,
-    side_galleys,
-)
+from engine.war_galley.battles.scenario_layout import expand_line, fixed_placements, group_slots, side_galleys
+from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET, Hex
+from engine.war_galley.map_and_galleys.position import format_position, parse_position
 from engine.war_galley.map_and_galleys.manifest import CounterKey
 
 FILES = sorted(BATTLES_DIR.glob("*.toml"))
@@ -41,7 +36,7 @@ def test_scenario_loads_and_is_consistent(path: Path) -> None:
     s = load_scenario(path)
     assert s.key == path.stem
     manifest = builtin_manifest()
-    offsets = s.map.offsets()
+    map_ = s.map.joined()
     # galleys referenced exist in the manifest
     for side in s.sides:
         keys = side_galleys(side)
@@ -60,15 +55,15 @@ def test_scenario_loads_and_is_consistent(path: Path) -> None:
         placed = [n for g in side.deploy for n in g.commanders] + side.commanders_anywhere
         assert sorted(placed) == sorted(names)
     # no two slots share a hex (both halves compared on the joined map)
-    seen: Counter[tuple[int, int]] = Counter()
+    seen: Counter[Hex] = Counter()
     for side in s.sides:
         for group in side.deploy:
-            for pos in group_slots(group, offsets):
-                seen.update(occupied_hexes(pos, offsets))
+            for pos in group_slots(group, map_):
+                seen.update(pos.hexes)
     assert not [h for h, n in seen.items() if n > 1]
     # fixed placements put each counter in a position of its size
     for p in fixed_placements(s):
-        assert manifest.ratings(p.galley).double == ("-" in p.position), p
+        assert manifest.ratings(p.galley).double == p.position.double, p
 
 
 def test_builtin_scenarios_in_book_order() -> None:
@@ -80,10 +75,10 @@ def test_builtin_scenarios_in_book_order() -> None:
 def test_lade_lines_expand_from_the_book() -> None:
     s = load_scenario(BATTLES_DIR / "lade.toml")
     persians = s.side("persians").deploy[0]
-    slots = group_slots(persians, s.map.offsets())
+    slots = [format_position(p) for p in group_slots(persians, s.map.joined())]
     assert len(slots) == 62  # "31 galleys ... from 2007-6 to 5007-6" and the second line
     assert slots[0] == "2007-2006" and slots[30] == "5007-5006" and slots[31] == "2004-2003"
-    placed = {p.galley: p.position for p in fixed_placements(s)}
+    placed = {p.galley: format_position(p.position) for p in fixed_placements(s)}
     assert placed[CounterKey("red", "3", 1)] == "4815-4816"  # Samos leads its column
     assert placed[CounterKey("red", "3", 13)] == "4427-4428"
     assert CounterKey("red", "3", 35) not in placed  # Dionysius enters from off-map
@@ -91,12 +86,14 @@ def test_lade_lines_expand_from_the_book() -> None:
 
 def test_actium_joined_map_overlap() -> None:
     s = load_scenario(BATTLES_DIR / "actium.toml")
-    offsets = s.map.offsets()
-    # S10xx is laid over N60xx: the same hex on the joined map
-    assert occupied_hexes("S1019-S1020", offsets) == occupied_hexes("N6019-N6020", offsets)
+    map_ = s.map.joined()
+    # S10xx is laid over N60xx: the same hex on the joined map, either number naming it
+    assert parse_position("S1019-S1020", map_) == parse_position("N6019-N6020", map_)
+    assert map_.format(map_.parse("N6019")) == "S1019"  # written as the sheet on top shows it
     centre = s.side("octavians").deploy[1]
-    front = expand_line(centre.lines[0], offsets)
-    assert len(front) == 15 and "N6019-N6020" in front and "S1019-S1020" not in front
+    front = [format_position(p, map_) for p in expand_line(centre.lines[0], map_)]
+    # "from N5319 to S1719 (N53-N60, S11-S17)": N60 and S10 are one hex, counted once
+    assert front == [f"N{c}19-N{c}20" for c in range(53, 60)] + [f"S{c}19-S{c}20" for c in range(10, 18)]
 
 
 def test_actium_antonian_crews() -> None:
@@ -125,7 +122,7 @@ def test_positions_bow_first() -> None:
 
 
 def test_line_astern_helper() -> None:
-    slots = expand_line(Line(first="4815-4816", last="4825-4826"), {"": (0, 0)})
+    slots = [format_position(p) for p in expand_line(Line(first="4815-4816", last="4825-4826"), SINGLE_SHEET)]
     assert slots == ["4815-4816", "4817-4818", "4819-4820", "4821-4822", "4823-4824", "4825-4826"]
 
 
@@ -216,4 +213,4 @@ def test_documented_example_loads() -> None:
     example = re.search(r"```toml\n(.*?)```", doc, re.S)
     assert example is not None
     s = parse_scenario(example.group(1).encode(), "example", builtin_manifest(), builtin_commanders())
-    assert [p.position for p in fixed_placements(s)] == ["2020-2021", "2120-2121", "2220-2221", "2320-2321"]
+    assert [format_position(p.position) for p in fixed_placements(s)] == ["2020-2021", "2120-2121", "2220-2221", "2320-2321"]

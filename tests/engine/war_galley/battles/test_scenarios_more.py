@@ -18,18 +18,10 @@ from engine.war_galley.battles.scenario_files import (
     galley_crew,
     load_scenario,
 )
-from engine.war_galley.battles.scenario_layout import (
-    COLUMNS,
-    ROWS,
-    fixed_placements,
-    group_slots,
-    neighbour,
-    occupied_hexes,
-    parse_hex_ref,
-    parse_position,
-    side_galleys,
-    to_global,
-)
+from engine.war_galley.battles.scenario import Deploy
+from engine.war_galley.battles.scenario_layout import fixed_placements, group_slots, side_galleys
+from engine.war_galley.map_and_galleys.hexes import Hex, MapSpec, neighbour
+from engine.war_galley.map_and_galleys.position import format_position, parse_position
 from engine.war_galley.map_and_galleys.manifest import CounterKey, expand_galleys
 
 MINE = ["salamis-cyprus", "ecnomus", "drepanum-approach", "drepanum-battle", "chios", "side", "myonessus"]
@@ -100,16 +92,20 @@ def group(s: Scenario, side: str, name: str):
 
 
 def placed(s: Scenario) -> dict[CounterKey, str]:
-    return {p.galley: p.position for p in fixed_placements(s)}
+    map_ = s.map.joined()
+    return {p.galley: format_position(p.position, map_) for p in fixed_placements(s)}
+
+
+def slot_texts(group: Deploy, map_: MapSpec) -> list[str]:
+    """A group's slots as the battle's notation writes them."""
+    return [format_position(p, map_) for p in group_slots(group, map_)]
 
 
 def follows(s: Scenario, ahead: str, behind: str) -> bool:
     """`behind` points at `ahead`'s stern: it is in its bow or bow/flank hex."""
-    off = s.map.offsets()
+    off = s.map.joined()
     a, b = parse_position(ahead, off), parse_position(behind, off)
-    target = to_global(a.stern or a.bow, off)
-    bc, br = to_global(b.bow, off)
-    return target in {neighbour(bc, br, b.facing + k) for k in (-1, 0, 1)}
+    return a.stern in {neighbour(b.bow, b.facing + k) for k in (-1, 0, 1)}
 
 
 # ------------------------------------------------------------ every battle
@@ -147,36 +143,32 @@ def test_every_galley_is_deployed_once(key: str) -> None:
 @pytest.mark.parametrize("key", MINE)
 def test_slots_are_on_the_map_off_land_and_apart(key: str) -> None:
     s = scenario(key)
-    off = s.map.offsets()
-    land = {to_global(parse_hex_ref(h), off) for a in s.map.land for h in a.hexes}
-    seen: Counter[tuple[int, int]] = Counter()
+    off = s.map.joined()
+    land = {off.parse(h) for a in s.map.land for h in a.hexes}
+    seen: Counter[Hex] = Counter()
     for side in s.sides:
         for g in side.deploy:
-            for pos in group_slots(g, off):
-                p = parse_position(pos, off)
-                for h in (p.bow, p.stern):
-                    if h is not None:
-                        assert h.col in COLUMNS and h.row in ROWS and h.sheet in off
-                hexes = occupied_hexes(pos, off)
-                assert not set(hexes) & land, pos
-                seen.update(hexes)
+            for p in group_slots(g, off):
+                assert all(off.contains(h) for h in p.hexes), p
+                assert not set(p.hexes) & land, p
+                seen.update(p.hexes)
     assert [h for h, n in seen.items() if n > 1] == []
     manifest = builtin_manifest()
     for fixed in fixed_placements(s):
-        assert manifest.ratings(fixed.galley).double == ("-" in fixed.position), fixed
+        assert manifest.ratings(fixed.galley).double == fixed.position.double, fixed
 
 
 @pytest.mark.parametrize("key", MINE)
 def test_slot_and_offmap_counts(key: str) -> None:
     s = scenario(key)
-    off = s.map.offsets()
+    off = s.map.joined()
     for side in s.sides:
         for g in side.deploy:
             if g.zone is not None:
                 continue
             size = len(expand_galleys(g.galleys)) if g.count is None else g.count
             on_map = size - (g.offmap.count if g.offmap else 0)
-            assert len(group_slots(g, off)) >= on_map, g.name
+            assert len(slot_texts(g, off)) >= on_map, g.name
 
 
 def test_book_order() -> None:
@@ -232,25 +224,23 @@ def test_salamis_boarding_transports_and_flame() -> None:
 
 def test_ecnomus_joined_along_the_long_edge() -> None:
     s = scenario("ecnomus")
-    off = s.map.offsets()
-    assert to_global(parse_hex_ref("S1000"), off) == (10, 29)  # just south of N1028
-    assert to_global(parse_hex_ref("N1028"), off) == (10, 28)
+    off = s.map.joined()
+    assert off.parse("S1000") == Hex(10, 29)  # just south of N1028
+    assert off.parse("N1028") == Hex(10, 28)
     assert [(c.edge, c.sheet) for c in s.map.coast] == [("60xx", "")]
     for p in fixed_placements(s):
-        assert p.position.startswith("S" if p.side == "romans" else "N"), p
+        assert format_position(p.position, off).startswith("S" if p.side == "romans" else "N"), p
 
 
 def test_ecnomus_transports_behind_squadron_three() -> None:
     s = scenario("ecnomus")
-    off = s.map.offsets()
+    off = s.map.joined()
     third = group_slots(group(s, "romans", "Squadron III"), off)
     transports = group_slots(group(s, "romans", "Transport Squadron"), off)
     assert len(third) == len(transports) == 9
-    for galley, transport in zip(third, transports):
-        g, t = parse_position(galley, off), parse_position(transport, off)
-        assert t.facing == g.facing == 0 and g.stern is not None
-        sc, sr = to_global(g.stern, off)
-        assert to_global(t.bow, off) == neighbour(sc, sr, g.facing + 3)
+    for g, t in zip(third, transports):
+        assert t.facing == g.facing == 0 and g.double
+        assert t.bow == neighbour(g.stern, g.facing + 3)
 
 
 def test_ecnomus_fleets_and_formations() -> None:
@@ -258,10 +248,10 @@ def test_ecnomus_fleets_and_formations() -> None:
     at = placed(s)
     assert at[CounterKey("green", "5", 11)] == "N3709-N3708"
     assert at[CounterKey("green", "cat3", 1)] == "N2616-N2615" and at[CounterKey("green", "cat3", 8)] == "N2602-N2601"
-    triarii = group_slots(group(s, "romans", "Squadron IV (Triarii)"), s.map.offsets())
+    triarii = slot_texts(group(s, "romans", "Squadron IV (Triarii)"), s.map.joined())
     assert triarii[0] == "S3026-S3027" and [int(p[1:3]) for p in triarii[1:]] == [32, 34, 36, 38, 40, 42]
     for name in ("Hanno's Squadron", "Gisgo's Squadron"):
-        slots = group_slots(group(s, "carthaginians", name), s.map.offsets())
+        slots = slot_texts(group(s, "carthaginians", name), s.map.joined())
         assert all(follows(s, a, b) for a, b in zip(slots, slots[1:]))
     corvus = {g.galleys for g in s.side("romans").fleets[0].galleys if "corvus" in g.capabilities}
     assert corvus == {"5#8-29"}
@@ -331,10 +321,9 @@ def test_drepanum_approach() -> None:
     # "pointed directly to sea": the stern of a bow in 6016-6028 lies off the map
     for facing in port.zone.facings:
         for h in CITY:
-            ref = parse_hex_ref(h)
-            assert neighbour(ref.col, ref.row, facing + 3)[0] > 60
+            assert neighbour(s.map.joined().parse(h), facing + 3).col > 60
     assert 5 in port.zone.facings  # PLAY NOTE: 6016 pointing into 5915
-    assert neighbour(60, 16, 5) == (59, 15)
+    assert neighbour(Hex(60, 16), 5) == Hex(59, 15)
     assert rule(s, "port_start")["squadrons"] == [1, 4]
     first, second = group(s, "romans", "Squadron #1"), group(s, "romans", "Squadron #2")
     assert first.offmap is not None and second.offmap is not None
@@ -343,7 +332,7 @@ def test_drepanum_approach() -> None:
     assert first.offmap.from_turn == second.offmap.from_turn == 3
     assert second.offmap.after == "Squadron #1"  # the book's "Squadron #2", read as #1
     assert first.commanders == ["Metellus"] and second.commanders == ["C. Pulcher"]
-    assert len(group_slots(group(s, "romans", "Vanguard"), s.map.offsets())) == 11
+    assert len(slot_texts(group(s, "romans", "Vanguard"), s.map.joined())) == 11
     until = {p["side"]: p["until"] for p in rules(s, "no_max_speed_until")}
     assert until == {"romans": "all_on_map", "carthaginians": "all_in_water"}
     assert [r.option for r in s.special if r.name == "no_max_speed_first_turn"] == ["roman_first_turn"]
@@ -352,9 +341,9 @@ def test_drepanum_approach() -> None:
 
 def test_drepanum_battle() -> None:
     s = scenario("drepanum-battle")
-    off = s.map.offsets()
+    off = s.map.joined()
     line = group(s, "carthaginians", "Line Abreast")
-    slots = group_slots(line, off)
+    slots = slot_texts(line, off)
     assert len(slots) == 31 and slots[0] == "4909-4908" and slots[-1] == "1909-1908"
     assert {parse_position(p).facing for p in slots} == {3}  # heading east
     assert line.commander_at == {"Adherbal": "3409"} and slots[15] == "3409-3408"
@@ -389,21 +378,21 @@ def test_chios_fleets_and_rules() -> None:
 
 def test_chios_formations() -> None:
     s = scenario("chios")
-    off = s.map.offsets()
+    off = s.map.joined()
     at = placed(s)
     assert at[CounterKey("red", "10", 1)] == "2721-2720"
-    heavy = group_slots(group(s, "macedonians", "Main Squadron: heavy galleys"), off)
-    assert {h for p in heavy for h in occupied_hexes(p, off)} == {(27, r) for r in range(14, 20)}
-    line = group_slots(group(s, "macedonians", "Main Squadron: line"), off)
+    heavy = slot_texts(group(s, "macedonians", "Main Squadron: heavy galleys"), off)
+    assert {h for p in heavy for h in parse_position(p, off).hexes} == {Hex(27, r) for r in range(14, 20)}
+    line = slot_texts(group(s, "macedonians", "Main Squadron: line"), off)
     column = line[:2] + ["2721-2720"] + heavy + line[2:]
     assert all(follows(s, a, b) for a, b in zip(column, column[1:]))
     for name, count in (("Lembi 1st Line", 8), ("Lembi 2nd Line", 9), ("Lembi 3rd Line", 8)):
         g = group(s, "macedonians", name)
-        slots = group_slots(g, off)
+        slots = slot_texts(g, off)
         assert len(slots) == count and all("/" in p for p in slots)
         chain = slots[len(g.positions):] + slots[: len(g.positions)]  # head first
         assert all(follows(s, a, b) for a, b in zip(chain, chain[1:])), name
-    perg = group_slots(group(s, "allies", "Pergamene double column"), off)
+    perg = slot_texts(group(s, "allies", "Pergamene double column"), off)
     assert len(perg) == 14 and perg[0] == "3623-3722"
     for col in (perg[:7], perg[7:]):
         assert all(follows(s, a, b) for a, b in zip(col, col[1:]))
@@ -411,7 +400,7 @@ def test_chios_formations() -> None:
     starboard = group(s, "allies", "Rhodian Starboard Squadron")
     assert port.count == starboard.count == 6
     assert port.commander_at == {"Philostratus": "5009"} and starboard.commander_at == {"Theopholiscus": "4904"}
-    assert {parse_position(p).facing for g in (port, starboard) for p in group_slots(g, off)} == {5}
+    assert {parse_position(p).facing for g in (port, starboard) for p in slot_texts(g, off)} == {5}
 
 
 # ------------------------------------------------------------ Side
@@ -419,19 +408,19 @@ def test_chios_formations() -> None:
 
 def test_side_map_joined_at_the_short_edges() -> None:
     s = scenario("side")
-    off = s.map.offsets()
-    assert off == {"S": (0, 0), "N": (50, 0)}
-    assert to_global(parse_hex_ref("S6010"), off) == to_global(parse_hex_ref("N1010"), off)
+    off = s.map.joined()
+    assert [(sheet.letter, sheet.col_shift, sheet.row_shift) for sheet in off.sheets] == [("S", 0, 0), ("N", 50, 0)]
+    assert off.parse("S6010") == off.parse("N1010")  # S60xx lies under N10xx
     assert [(c.edge, c.sheet) for c in s.map.coast] == [("60xx", "N")]
     for side in s.sides:
         for g in side.deploy:
-            for pos in group_slots(g, off):
-                assert parse_position(pos, off).bow.sheet == "N"
+            for pos in slot_texts(g, off):
+                assert pos.startswith("N"), pos
 
 
 def test_side_deployments() -> None:
     s = scenario("side")
-    off = s.map.offsets()
+    off = s.map.joined()
     syrians = group(s, "syrians", "Syrian fleet")
     z = syrians.zone
     assert z is not None and z.sheet == "N" and z.columns == (25, 55) and z.facings == [0]
@@ -441,13 +430,13 @@ def test_side_deployments() -> None:
     expected = {"Right Wing": (16, 8, "N4400"), "Center Line": (10, 2, "N5000"), "Left Wing": (16, 8, "N5500")}
     for name, (count, offmap, entry) in expected.items():
         g = group(s, "rhodians", name)
-        slots = group_slots(g, off)
+        slots = slot_texts(g, off)
         assert g.count == count and len(slots) == 8 and g.offmap is not None
         assert (g.offmap.count, g.offmap.entry) == (offmap, [entry])
         assert all(follows(s, a, b) for a, b in zip(slots, slots[1:])), name
         tail = parse_position(slots[-1], off)
-        assert tail.stern is not None
-        assert entry in {f"N{tail.bow.col}{tail.bow.row:02d}", f"N{tail.stern.col}{tail.stern.row:02d}"}
+        assert tail.double
+        assert entry in {off.format(tail.bow), off.format(tail.stern)}
     assert group(s, "rhodians", "Right Wing").commander_at == {"Eudamus": "N3106"}
     assert group(s, "rhodians", "Center Line").commander_at == {"Pamphilidus": "N4108"}
     assert group(s, "rhodians", "Left Wing").commander_at == {"Chariclitus": "N5010"}
@@ -481,20 +470,20 @@ def test_myonessus_firepots_and_fleets() -> None:
 
 def test_myonessus_deployments() -> None:
     s = scenario("myonessus")
-    off = s.map.offsets()
+    off = s.map.joined()
     at = placed(s)
     assert at[CounterKey("red", "7", 4)] == "3021-3022"
     assert at[CounterKey("red", "6", 5)] == "4120-4121"
     offmap = {g.name: g.offmap.count for g in s.side("syrians").deploy if g.offmap}
     assert sorted(offmap.values()) == [3, 3, 4, 4] and sum(offmap.values()) == 14
     for g in s.side("syrians").deploy:
-        slots = group_slots(g, off)
+        slots = slot_texts(g, off)
         assert len(slots) == 4 and {parse_position(p).facing for p in slots} == {0}
         assert parse_position(slots[0]).bow.row in (20, 21)
-    roman = group_slots(group(s, "allies", "Roman Squadron"), off)
+    roman = slot_texts(group(s, "allies", "Roman Squadron"), off)
     assert len(roman) == 20 and roman[0] == "2806-2805" and roman[-1] == "4706-4705"
     assert group(s, "allies", "Roman Squadron").commander_at == {"Aemilius": "2906"}
-    rhodian = group_slots(group(s, "allies", "Rhodian Squadron"), off)
+    rhodian = slot_texts(group(s, "allies", "Rhodian Squadron"), off)
     assert rhodian[0] == "5306-5206" and rhodian[-1] == "4100-4000"
     assert all(follows(s, a, b) for a, b in zip(rhodian, rhodian[1:]))
     assert {parse_position(p).facing for p in rhodian} == {2}

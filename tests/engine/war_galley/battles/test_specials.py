@@ -40,7 +40,7 @@ def plan_of(galley_id: str, mp: int, *steps) -> Plan:  # type: ignore[no-untyped
 
 def moved(state, galley_id: str, plan: Plan):  # type: ignore[no-untyped-def]
     g = state.galley(G(galley_id))
-    return move(surroundings(state.board, state.galleys, g, state.wind, state.turn), g, plan)[0]
+    return move(surroundings(state.board, state.galleys, g, state.wind, state.turn, state.charts), g, plan)[0]
 
 
 def test_every_rule_name_has_a_hook() -> None:

@@ -13,6 +13,7 @@ from engine.war_galley.map_and_galleys.board import OPEN_SEA
 from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET
 from engine.war_galley.map_and_galleys.position import Side, parse_position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
+from engine.war_galley.movement.moving import Refused
 from tests.engine.war_galley.combat_support import CHARTS, fleet, gid, of, play, rolls, ship, where
 
 MAX = SpeedSide.MAXIMUM
@@ -146,3 +147,17 @@ def test_the_target_may_avoid_the_sting() -> None:
     assert of(events, RamMissed) and outcome.ram is None and dice.unused == []
     assert where(galleys[gid("R5-1")]) == "3014-3015"
     assert galleys[gid("G3-9")].fatigue == 2  # 7.36: regardless of success
+
+
+def test_7_35_b_is_the_only_one_of_the_pair_with_its_turn_around_hexes_open() -> None:
+    """7.35's example: "given the configuration of the target line, galley 'B' is the only target galley
+    which has the required Turn Around hexes open": approached the same way, A's (1819-1918) hold B and the
+    galley beyond it, whichever side it is raked on."""
+    field = example()
+    field[gid("G3-9")] = ship("G3-9", "1620-1520", speed=MAX, asterisk=True)  # two hexes off A's bow, head-on
+    for side in Side:
+        refusal = anastrophe_refusal(OPEN_SEA, field, field[gid("G3-9")], gid("R5-1"), CHARTS, side=side)
+        assert isinstance(refusal, Refused) and refusal.rule == "7.34", (side, refusal)
+    field = example()
+    assert isinstance(anastrophe_refusal(OPEN_SEA, field, field[gid("G3-9")], gid("R5-2"), CHARTS, side=Side.PORT),
+                      Route)

@@ -152,3 +152,34 @@ def test_7_25_the_pass_through_cost_is_the_rules_datas() -> None:
     order = parse_combat_order("G3-1 max 6: F F X:R5-1:P F F")
     with pytest.raises(IllegalOrder, match="0 MP of the 6 announced left"):
         execute_plan(OPEN_SEA, line(), order, own, ForcedDice(6, 6), orders("", ""), CombatOptions())
+
+
+def test_7_25_the_rake_made_passing_through_is_not_undone_by_avoidance_once_clear() -> None:
+    """7.25: the galley rakes "during" its 2 MP through the line; the roll waits only until it stands clear.
+    A, whose Bow hex it has just left, may try Avoidance the instant it comes adjacent (6.51), but the oars
+    were sheared in passing: the Rake is resolved first, and a Crippled galley may not avoid at all (7.28)."""
+    galleys, events, outcome, dice = play("G3-1 max 6: F F X:R5-1:P F F", line(), [6, 6],
+                                          red="default: avoid=never\nR5-1: avoid=adjacent by=forward")
+    assert galleys[gid("R5-1")].crippled == {Side.PORT} and of(events, RakeResolved)[0].crippled
+    assert where(galleys[gid("R5-1")]) == "2811-2910" and dice.unused == []
+
+
+def test_7_25_a_failed_rake_in_passing_leaves_the_target_free_to_avoid_after() -> None:
+    galleys, events, _, dice = play("G3-1 max 6: F F X:R5-1:P F F", line(), [1, 1, 1],
+                                    red="default: avoid=never\nR5-1: avoid=adjacent by=forward")
+    kinds = [type(e).__name__ for e in events if type(e).__name__ in ("RakeResolved", "Avoided", "RakeMissed")]
+    assert kinds == ["RakeResolved", "Avoided"] and dice.unused == []
+    assert where(galleys[gid("R5-1")]) == "2711-2811"  # one hex forward, into its Bow hex the galley left
+
+
+def test_7_25_a_galley_that_runs_aground_clear_of_the_line_still_rakes() -> None:
+    """Running aground (6.31) in the hex beyond ends the movement but is clear of every ship: the pass was
+    made, so its Rake is rolled (it used to be dropped without a word)."""
+    from engine.war_galley.map_and_galleys.board import OPEN_SEA
+    from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET
+
+    board = OPEN_SEA.with_land([SINGLE_SHEET.parse("3109")])
+    galleys, events, outcome, dice = play("G3-1 max 6: F F X:R5-1:P F F", line(), [6, 6], board=board)
+    assert outcome.end is PlanEnd.AGROUND and galleys[gid("G3-1")].aground is not None
+    assert of(events, RakeResolved)[0].crippled and galleys[gid("R5-1")].crippled == {Side.PORT}
+    assert dice.unused == []

@@ -207,3 +207,30 @@ def test_reaction_fire_when_attacked() -> None:
     fired.clear()
     play("G3-1 cruise 3: F K:R5-1 F F", field, [1, 1], red="default: fire=fired-upon", reaction_fire=hook)
     assert fired == []
+
+
+def test_6_7_ram_eligible_orders_are_refused_where_the_game_does_not_use_the_optional_rule() -> None:
+    """6.7 is "(Optional)": without it a ram=eligible order is refused (rule 6.7), not kept and silently
+    ignored, and the legal listing offers no such order; with it both accept it."""
+    from engine.dice import ForcedDice
+    from engine.errors import IllegalOrder
+    from engine.war_galley.play import dispatch
+    from engine.war_galley.play.legal import legal
+    from engine.war_galley.turn.decisions import Reactions
+    from engine.war_galley.turn.decisions import Initiative
+    from tests.engine.war_galley.game_support import decide, run, skirmish
+
+    bold = Reactions(side="rome", orders=parse_reactions("default: avoid=adjacent\nR5-52: ram=eligible"))
+    for drr in ("off", "on"):
+        state, _, _ = run(skirmish(options={"defensive_reaction_ram": drr}), 4, 2)
+        state, _ = decide(state, Initiative(side="rome", first="rome"))  # phase D: Rome chooses speeds
+        listed = [d for d in legal(state) if isinstance(d, Reactions)]
+        offers_ram = any("ram=eligible" in format_reactions(d.orders) for d in listed)
+        assert listed and all(dispatch.apply(state, d, ForcedDice()) for d in listed)
+        if drr == "off":
+            with pytest.raises(IllegalOrder, match="R5-52: ram=eligible") as refused:
+                dispatch.apply(state, bold, ForcedDice())
+            assert refused.value.rule == "6.7" and not offers_ram
+        else:
+            after, _ = dispatch.apply(state, bold, ForcedDice())
+            assert dict(after.reactions)["rome"] == bold.orders and offers_ram

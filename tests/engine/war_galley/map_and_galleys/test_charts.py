@@ -653,6 +653,15 @@ def test_the_numbers_the_rules_text_states_for_pass_through_towers_and_capture()
     assert CHARTS.fixed.capture.bonus_vp == 1  # 9.1 "Ram Defense +1 (the Capture Bonus)"
 
 
+def test_the_numbers_the_rules_text_states_for_movement_and_sails() -> None:
+    moves, sails = CHARTS.fixed.movement, CHARTS.fixed.sails
+    # 6.32: "1 MP to move into a Bow ... or Bow/Flank hex", "1 MP to change direction, per hexside,
+    # without moving", "2 MP to Turn Around", "2 MP to Backwater".
+    assert (moves.forward, moves.bow_flank, moves.facing_change, moves.turn_around, moves.backwater) == (1, 1, 1, 2, 2)
+    # 6.21 "1 MP to Raise, or (Voluntarily) Lower Sails"; 6.25 a Tremiola's "at no cost in MP".
+    assert (sails.raise_, sails.lower, sails.tremiola_raise_lower) == (1, 1, 0)
+
+
 # ---------------------------------------------------------------- loader
 
 

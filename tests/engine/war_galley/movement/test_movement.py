@@ -344,6 +344,28 @@ def test_6_36_the_aground_numbers_are_the_rules_datas() -> None:
     assert wreck.removed is Removal.STUCK and any(isinstance(e, Wrecked) for e in events)
 
 
+def test_6_32_the_movement_costs_are_the_rules_datas() -> None:
+    """A bundle whose 6.32 line says Backwater costs 3 and Turn Around 1, and whose sails cost 2, is honoured."""
+    from msgspec.structs import replace
+
+    from engine.war_galley.map_and_galleys.board import OPEN_SEA
+    from engine.war_galley.movement.moving import move, surroundings
+
+    fixed = CHARTS.fixed
+    own = replace(CHARTS, fixed=replace(fixed, movement=replace(fixed.movement, backwater=3, turn_around=1),
+                                        sails=replace(fixed.sails, raise_=2)))
+    g = g5()
+
+    def spent(order: str) -> int:
+        moved, _ = move(surroundings(OPEN_SEA, [g], g, ASTERN, 1, own), g, parse_order(order))
+        assert moved.moved is not None
+        return moved.moved.spent
+
+    assert (spent("G5-1 cruise 3: B"), spent("G5-1 cruise 1: TA"), spent("G5-1 cruise 2: SU")) == (3, 1, 2)
+    with pytest.raises(IllegalOrder, match="costs 3 MP"):
+        move(surroundings(OPEN_SEA, [g], g, None, 1, own), g, parse_order("G5-1 cruise 2: B"))
+
+
 def test_the_player_chooses_a_free_backwater_hex() -> None:
     g, there = grounded()
     freed, _ = extricate(there, g, CHARTS, ForcedDice(1), Backwater(Side.PORT))

@@ -29,7 +29,7 @@ def test_the_report_lists_the_planner_end_positions_and_the_ratings() -> None:
     state = facing_state()
     report = galley_report(state, "R5-53")
     galley = state.galley(g("R5-53"))
-    around = surroundings(state.board, state.galleys, galley, state.wind, state.turn)
+    around = surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
     assert report["reaches_total"] == len(end_positions(around, galley))
     assert report["mp"] == 4 and report["ratings"]["crew"] == 3 and report["position"] == "3020-3021"
     assert report["markers"] == ["Cruise Speed"]
@@ -101,3 +101,21 @@ def test_status_says_each_sides_standing_reactions_and_the_default() -> None:
         "default: avoid=ram-position fire=attacked\nR5-51: avoid=never")), ForcedDice())
     text = RULESET.describe(state)
     assert "Rome avoid=ram-position fire=attacked, own orders for R5-51; Carthage none ordered" in text
+
+
+def test_7_15_the_ram_roll_shown_counts_mp_as_the_ram_does() -> None:
+    """The roll `pbem legal` shows is the engine's: under sail the wind's MP are no MP over Cruise (7.15/6.23,
+    docs/rules-notes.md), and a galley that drew a failed Defensive Reaction Ram this phase has -1 (6.7)."""
+    from msgspec.structs import replace
+
+    from engine.war_galley.galley_combat.combat_record import CombatRecord
+    from engine.war_galley.map_and_galleys.hexes import Direction
+    from engine.war_galley.movement.speed import Wind
+
+    state = to_command_phase(at(skirmish(), "G5-14", "3014-3114"))  # broadside on, five hexes ahead of R5-53
+    state = replace(at(state, "R5-53", "3020-3021", sails_up=True), wind=Wind(Direction(0), 2))  # wind astern
+    (ram,) = [t for t in galley_report(state, "R5-53")["targets"] if t["action"] == "ram"]
+    assert ram["order"] == "R5-53 cruise 5: F F F F F R:G5-14" and ram["roll"]["modifiers"] == []
+    state = replace(state, record=CombatRecord(drew_reaction_ram=frozenset({g("R5-53")})))
+    (ram,) = [t for t in galley_report(state, "R5-53")["targets"] if t["action"] == "ram"]
+    assert ram["roll"]["modifiers"] == [["6.7 drew a Defensive Reaction Ram this phase", -1]]

@@ -12,7 +12,7 @@ from engine.war_galley.movement.speed import maximum_barred, speed_limit
 from engine.war_galley.play.orders import parse_order
 from engine.war_galley.turn import fatigue
 from engine.war_galley.turn.decisions import Activate
-from tests.engine.war_galley.game_support import decide, g, skirmish, to_command_phase
+from tests.engine.war_galley.game_support import SKIRMISH, decide, g, skirmish, to_command_phase
 
 
 def example_galley(state, crew: int = 3):
@@ -107,3 +107,37 @@ def test_7_16_half_speed_comes_off_at_the_end_of_the_activation_even_without_ord
     state = state.with_galley(replace(state.galley(g("R5-51")), half_speed=True))
     state, _ = decide(state, Activate(side="rome", squadron="Catulus", plans=(parse_order("R5-50 cruise 1: F"),)))
     assert not state.galley(g("R5-51")).half_speed
+
+
+# Rome's second galley is a Tremiola (Cruise 4, Maximum 7, Crew 3), with a wind it may sail by (6.25).
+TREMIOLA_SKIRMISH = (
+    SKIRMISH.replace('galleys = [{ galleys = "5#50-53" }]',
+                     'galleys = [{ galleys = "5#50" }, { galleys = "Trm#1" }, { galleys = "5#52-53" }]')
+    .replace('galleys = ["5#50-53"]', 'galleys = ["5#50", "Trm#1", "5#52-53"]')
+    .replace('[wind]\nmode = "none"', '[wind]\nmode = "steady"\nmarker = "2021"\ntoward = "2020"\nsails = ["rome"]')
+)
+
+
+def test_6_22_the_winds_mp_incur_no_fatigue_a_tremiola_at_maximum_under_sail() -> None:
+    """6.22: the sail's MP come "without incurring Fatigue"; 6.25 gives a Tremiola its +2 "for Wind
+    Assistance [6.22]" at Maximum too. So 9 MP at Maximum 7 + 2 are 3 beyond Cruise 4 for 6.42, not 5."""
+    state = to_command_phase(skirmish(TREMIOLA_SKIRMISH), maximum=("RTrm-1",))
+    plan = parse_order("RTrm-1 max 9: SU F F F F F F F F F")
+    state, events = decide(state, Activate(side="rome", squadron="Catulus", plans=(plan,)), 1)
+    roll = next(e for e in events if isinstance(e, DieRolled) and e.rule == "6.42")
+    assert roll.modifiers == (("9 MP used, Cruise Speed 4 + 2 by the wind", 3),)
+    assert (roll.adjusted, state.galley(g("RTrm-1")).fatigue) == (4, 0)  # Crew 3 on 4: No Effect (on 6: F-2)
+
+
+def test_6_42_play_note_fatigue_is_checked_only_for_activated_galleys_in_their_segment() -> None:
+    """6.42 play note: "Fatigue is only checked for activated galleys and only in their movement segment."
+    Carthage moving checks none of Rome's galleys at Maximum; Catulus' activation checks his R5-50, not
+    Metellus' R5-52 (another squadron, still to activate)."""
+    state = to_command_phase(skirmish(), first="carthage", maximum=("R5-50", "R5-52"))
+    state, events = decide(state, Activate(side="carthage", squadron="Hanno"))
+    assert not [e for e in events if isinstance(e, DieRolled)]
+    state, events = decide(state, Activate(side="rome", squadron="Catulus",
+                                           plans=(parse_order("R5-50 max 1: F"),)), 6)
+    assert [r.table for r in events if isinstance(r, DieRolled)] == ["Fatigue (Crew 3)"]
+    assert [str(e.galley) for e in events if isinstance(e, fatigue.Fatigued)] == ["R5-50"]
+    assert state.galley(g("R5-52")).speed is SpeedSide.MAXIMUM and state.galley(g("R5-52")).fatigue == 0

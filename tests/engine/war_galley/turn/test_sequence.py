@@ -164,3 +164,19 @@ def test_6_2_a_dead_calm_is_rolled_again_next_turn_and_the_wind_rises_from_the_o
     state, events = wind_phase(state, dice)
     assert dice.unused == [] and any(isinstance(e, DieRolled) and e.rule == "6.2" for e in events)
     assert state.wind == Wind(Direction(0).turn(1), 2)
+
+
+def test_6_2_play_note_a_steady_wind_is_never_rolled_for() -> None:
+    """6.2 play note: "Some scenarios state the direction of the Wind as steady throughout the battle. In that
+    case, there is no need to check for Wind; it remains the same the entire game." """
+    from engine.dice import NoDice
+    from engine.war_galley.map_and_galleys.hexes import Direction
+    from engine.war_galley.movement.speed import Wind
+    from engine.war_galley.turn.sequence import wind_phase
+    from engine.war_galley.turn.state import Phase, WindRule
+
+    steady = Wind(Direction(2))
+    state = replace(skirmish(), wind_rule=WindRule(mode="steady", start=steady), wind=steady, phase=Phase.WIND)
+    for turn in range(2, 6):
+        state, events = wind_phase(replace(state, turn=turn, phase=Phase.WIND), NoDice())  # type: ignore[arg-type]
+        assert state.wind == steady and not [e for e in events if e.rule == "6.2"]
