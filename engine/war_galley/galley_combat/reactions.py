@@ -353,7 +353,7 @@ def fire_back(
 ) -> tuple[dict[GalleyId, Galley], list[Event], CombatRecord]:
     """8.42: Reaction Fire at an attacker attempting to Grapple, Ram or Rake, from every adjacent enemy galley
     whose orders say so ("against adjacent enemy galleys that are attempting to ..."): the attacked one first,
-    then the others by id. Each fires once a phase."""
+    then the others by id. Each fires once a (Squadron) Phase."""
     field = dict(galleys)
     attacker = field[attacker_id]
     if hook is None or attacker.position is None:

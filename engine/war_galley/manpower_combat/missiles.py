@@ -2,7 +2,8 @@
 
 When (8.42): the active galley once in its own Movement Segment, during or
 after moving (`FireTiming.MOVING` / `AFTER_MOVEMENT`); an inactive galley once
-per phase as Reaction Fire (`REACTION`) during the enemy's Movement Segment,
+per phase as Reaction Fire (`REACTION`) during the enemy's Movement Segment
+(the Squadron Phase of 5.41: each enemy activation may be answered anew),
 only at a galley that fired at it or at an adjacent enemy galley attempting
 to Grapple, Ram or Rake. Reaction Fire answering fire is simultaneous with
 it: pass both volleys to one `resolve_fire` call and neither sees the other's
@@ -153,14 +154,14 @@ def check_fire(
     """The volley `order` fires; IllegalOrder naming the rule that forbids it.
 
     `already_fired`: the galley has used this fire already (its movement
-    segment's, or this phase's Reaction Fire, 8.42). `provoked_by`: for
+    segment's, or this Squadron Phase's Reaction Fire, 8.42). `provoked_by`: for
     Reaction Fire, the enemy galleys that fired at it or are attempting to
     Grapple, Ram or Rake. `rammed_by`: for a Rammed firer, who rammed it (7.16).
     """
     firer = field.galley(order.galley, "8.41")
     if already_fired:
         raise IllegalOrder("8.42", f"{firer.id} has already used its Missile Fire for this "
-                           + ("phase" if timing is FireTiming.REACTION else "Movement Segment"))
+                           + ("Squadron Phase" if timing is FireTiming.REACTION else "Movement Segment"))
     if not order.shots:
         raise IllegalOrder("8.41", "a fire order names a target")
     if timing is FireTiming.REACTION and len(order.shots) > 1:

@@ -414,7 +414,7 @@ class _Resolution:
         self.fired.append(gid)
 
     def fire_back(self, field: Field, volley: Volley) -> list[Volley]:
-        """8.42: each target whose orders say so answers, simultaneously, once a phase."""
+        """8.42: each target whose orders say so answers, simultaneously, once a Squadron Phase."""
         answers = []
         for shot in volley.shots:
             target = self.field[shot.target]

@@ -126,13 +126,25 @@ def test_8_42_every_adjacent_enemy_may_fire_at_a_galley_attempting_to_grapple() 
     assert {g("G5-13"), g("G5-14")} <= state.record.reaction_fired
 
 
-def test_8_42_reaction_fire_is_once_in_phase_e_across_enemy_squadrons() -> None:
-    """Reading: "once per phase" is once in E (one phase of many squadrons' segments, 3.1), again in F."""
+def test_8_42_reaction_fire_is_once_per_squadron_phase_so_each_enemy_squadron_may_be_answered() -> None:
+    """8.42 "once per phase during an opponent's Movement segment": the phase is the Squadron Phase (5.41 "one
+    Squadron Phase at a time. Only one squadron may be activated per phase"; 5.42 "two Command Squadrons in one
+    phase"). G5-13 answers Metellus' squadron, then Catulus' in the same phase E; twice in one phase it may not."""
     state = at(alongside(), "R5-51", "2915-2916")  # on G5-13's other flank
     state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
     state, events = decide(state, order(state, "activate Metellus: R5-52 fire G5-13"), 6, 6)
     assert len(of(events, MissileHit)) == 2 and g("G5-13") in state.record.reaction_fired
     state, _ = decide(state, order(state, "activate Gisgo:", "carthage"))
-    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6)
-    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13"))]
-    assert state.phase.value == "E" and not state.record.next_phase().reaction_fired  # cleared at E->F
+    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6, 6)
+    assert state.phase.value == "E"
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13")),
+                                                                     (g("G5-13"), g("R5-51"))]
+
+
+def test_8_42_reaction_fire_is_once_within_one_squadron_phase() -> None:
+    """Two galleys of one activation fire at G5-13: it answers the first only (8.42 "once per phase")."""
+    state = at(at(at(battle(), "R5-50", "3115-3116"), "R5-51", "2915-2916"), "G5-13", "3015-3016")
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    state, events = decide(state, order(state, "activate Catulus: R5-50 fire G5-13; R5-51 fire G5-13"), 6, 6, 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [
+        (g("R5-50"), g("G5-13")), (g("G5-13"), g("R5-50")), (g("R5-51"), g("G5-13"))]
