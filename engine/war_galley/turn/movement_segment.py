@@ -42,7 +42,13 @@ from engine.war_galley.galley_combat.combat_record import CombatRecord
 from engine.war_galley.galley_combat.combat_steps import check_combat_plan
 from engine.war_galley.galley_combat.execute_plan import execute_plan
 from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retracted
-from engine.war_galley.galley_combat.reactions import FireTrigger, fire_back, fires_in_reaction, orders_for
+from engine.war_galley.galley_combat.reactions import (
+    FireTrigger,
+    fire_back,
+    fires_flame_in_reaction,
+    fires_in_reaction,
+    orders_for,
+)
 from engine.war_galley.manpower_combat.battlefield import Field, Resolution
 from engine.war_galley.manpower_combat.devices import firepot_armed
 from engine.war_galley.manpower_combat.disengage import grapple_disengage
@@ -298,14 +304,25 @@ class _Resolution:
                       dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
         """8.42: Reaction Fire at an adjacent galley attempting to Ram, Rake or Grapple (all its M, one target)."""
         field = self.battlefield(galleys)
-        order = FireOrder(firer, (Shot(attacker),))
-        try:
-            volley = check_fire(field, order, FireTiming.REACTION, provoked_by={attacker: PROVOKED[what]},
-                                rammed_by=self.rammed_by.get(firer))
-        except IllegalOrder:
+        volley = self.reaction_volley(field, firer, attacker, PROVOKED[what])
+        if volley is None:
             return galleys, []
         resolution = resolve_fire(field, [volley], dice)
         return resolution.galleys, resolution.events
+
+    def reaction_volley(self, field: Field, firer: GalleyId, attacker: GalleyId,
+                        provocation: Provocation) -> Volley | None:
+        """8.42, 8.44: `firer`'s Reaction Fire at `attacker`, all its M at one target: Flame Missiles where its
+        orders ask for them and it may fire them (8.51-8.52), else regular missiles; None if it may not fire."""
+        flame_first = fires_flame_in_reaction(orders_for(self.reactions, field.galleys[firer]))
+        for flame in (True, False) if flame_first else (False,):
+            order = FireOrder(firer, (Shot(attacker, flame=flame),))
+            try:
+                return check_fire(field, order, FireTiming.REACTION, provoked_by={attacker: provocation},
+                                  rammed_by=self.rammed_by.get(firer))
+            except IllegalOrder:
+                continue
+        return None
 
     def firepots(self, galleys: Mapping[GalleyId, Galley], rammer: GalleyId, target: GalleyId,
                  dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
@@ -422,12 +439,10 @@ class _Resolution:
                 continue
             if not fires_in_reaction(orders_for(self.reactions, target), FireTrigger.FIRED_UPON):
                 continue
-            try:
-                answers.append(check_fire(field, FireOrder(shot.target, (Shot(volley.galley),)), FireTiming.REACTION,
-                                          provoked_by={volley.galley: Provocation.FIRED},
-                                          rammed_by=self.rammed_by.get(shot.target)))
-            except IllegalOrder:
+            answer = self.reaction_volley(field, shot.target, volley.galley, Provocation.FIRED)
+            if answer is None:
                 continue
+            answers.append(answer)
             self.record = replace(self.record, reaction_fired=self.record.reaction_fired | {shot.target})
         return answers
 

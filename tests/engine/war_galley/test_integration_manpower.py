@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from engine.dice import ForcedDice
 from engine.war_galley.galley_combat.reactions import parse_reactions
 from engine.war_galley.manpower_combat.boarding import Captured
+from engine.war_galley.manpower_combat.devices import Devices
 from engine.war_galley.manpower_combat.disengage import Disengaged, FoulFreed
 from engine.war_galley.manpower_combat.fire import SankByFire, SetOnFire
 from engine.war_galley.manpower_combat.grappling import Grappled
@@ -148,3 +149,29 @@ def test_8_42_reaction_fire_is_once_within_one_squadron_phase() -> None:
     state, events = decide(state, order(state, "activate Catulus: R5-50 fire G5-13; R5-51 fire G5-13"), 6, 6, 6)
     assert [(h.galley, h.target) for h in of(events, MissileHit)] == [
         (g("R5-50"), g("G5-13")), (g("G5-13"), g("R5-50")), (g("R5-51"), g("G5-13"))]
+
+
+def test_8_44_reaction_fire_may_be_flame_missiles_when_the_orders_say_so() -> None:
+    """8.44: the player "states whether he using normal or his Flame Missile capability" - in Reaction Fire
+    too. G5-13 (Flame-capable) answers with Flame Missiles: a D/F, then the F roll sets R5-52 On Fire (8.51)."""
+    flame = Devices(flame_galleys=frozenset({g("G5-13")}))
+    start = replace(grappled(alongside()), devices=flame)  # +1 to both: the target is Grappled (8.44)
+    state = replace(start, reactions=(("carthage", parse_reactions("default: fire=fired-upon missiles=flame")),))
+    # R5-52 rolls 1 (+1: nothing); G5-13 (M2, column 1-2) rolls 6 (+1: D/F); the F roll 4 sets R5-52 On Fire.
+    state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 1, 6, 4)
+    hits = of(events, MissileHit)
+    assert [(h.galley, h.flame, h.result) for h in hits] == [(g("R5-52"), False, "-"), (g("G5-13"), True, "D/F")]
+    assert state.galley(g("R5-52")).on_fire
+    # Without the order, the same dice give regular missiles: a D/F without the F roll, no fire.
+    plain = replace(start, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    plain, events = apply(plain, order(plain, "activate Metellus: R5-52 fire G5-13"), 1, 6)
+    assert [h.flame for h in of(events, MissileHit)] == [False, False] and not plain.galley(g("R5-52")).on_fire
+
+
+def test_8_52_flame_reaction_fire_falls_back_to_regular_missiles_at_two_hexes() -> None:
+    """Flame Missiles reach one hex only (8.52): at two hexes the same order fires regular missiles."""
+    state = at(alongside(), "R5-52", "3215-3216")  # a clear hex (3115-3116 side) between them
+    state = replace(state, devices=Devices(flame_galleys=frozenset({g("G5-13")})),
+                    reactions=(("carthage", parse_reactions("default: fire=fired-upon missiles=flame")),))
+    state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 1, 6)
+    assert [(h.galley, h.flame) for h in of(events, MissileHit)] == [(g("R5-52"), False), (g("G5-13"), False)]

@@ -207,3 +207,15 @@ def test_reaction_fire_when_attacked() -> None:
     fired.clear()
     play("G3-1 cruise 3: F K:R5-1 F F", field, [1, 1], red="default: fire=fired-upon", reaction_fire=hook)
     assert fired == []
+
+
+def test_8_44_the_missiles_setting_round_trips_and_defaults_to_regular() -> None:
+    """Reaction Fire names its missiles like any fire (8.44): `missiles=flame` or `regular` (unsaid: regular)."""
+    from engine.war_galley.galley_combat.reactions import MissileChoice, fires_flame_in_reaction
+
+    orders = parse_reactions("default: fire=always missiles=flame\nR3-12: missiles=regular\n")
+    assert parse_reactions(format_reactions(orders)) == orders
+    assert orders.for_galley(gid("R3-1")).missiles is MissileChoice.FLAME
+    assert fires_flame_in_reaction(orders.for_galley(gid("R3-1")))
+    assert not fires_flame_in_reaction(orders.for_galley(gid("R3-12")))
+    assert not fires_flame_in_reaction(ReactionOrders().for_galley(gid("R3-1")))
