@@ -30,7 +30,7 @@ adjacency is what 8.42 asks.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from engine.dice import Dice
@@ -149,14 +149,14 @@ def check_fire(
     *,
     already_fired: bool = False,
     provoked_by: Mapping[GalleyId, Provocation] | None = None,
-    rammed_by: GalleyId | None = None,
+    rammed_by: Collection[GalleyId] = (),
 ) -> Volley:
     """The volley `order` fires; IllegalOrder naming the rule that forbids it.
 
     `already_fired`: the galley has used this fire already (its movement
     segment's, or this Squadron Phase's Reaction Fire, 8.42). `provoked_by`: for
     Reaction Fire, the enemy galleys that fired at it or are attempting to
-    Grapple, Ram or Rake. `rammed_by`: for a Rammed firer, who rammed it (7.16).
+    Grapple, Ram or Rake. `rammed_by`: for a Rammed firer, every galley that rammed it (7.16).
     """
     firer = field.galley(order.galley, "8.41")
     if already_fired:
@@ -172,8 +172,9 @@ def check_fire(
         target = field.galley(shot.target, "8.41")
         if not enemies(firer, target):
             raise IllegalOrder("8.41", f"{target.id} is not an enemy ship")
-        if firer.rammed and target.id != rammed_by:
-            raise IllegalOrder("7.16", f"{firer.id} is Rammed: it may fire only at the galley that rammed it")
+        if firer.rammed and target.id not in rammed_by:
+            raise IllegalOrder("7.16", f"{firer.id} is Rammed: it may fire only at a galley that rammed it, "
+                               f"not {target.id}")
         if timing is FireTiming.REACTION:
             _check_reaction(firer, target, (provoked_by or {}).get(target.id))
         if shot.flame:
@@ -248,7 +249,7 @@ def fire(
     *,
     already_fired: bool = False,
     provoked_by: Mapping[GalleyId, Provocation] | None = None,
-    rammed_by: GalleyId | None = None,
+    rammed_by: Collection[GalleyId] = (),
 ) -> Resolution:
     """Check and resolve one galley's fire on its own (nothing fires back at the same time)."""
     volley = check_fire(field, order, timing, already_fired=already_fired, provoked_by=provoked_by,

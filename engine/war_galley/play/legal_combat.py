@@ -224,7 +224,7 @@ def _fire(state: GameState, field: Mapping[GalleyId, Galley], galley: Galley, ti
           split: bool) -> FireOrder | None:
     """The first fire the rules allow from where the galley stands (a split where it can, if asked)."""
     battle = Field(state.board, field, state.charts, state.devices)
-    rammed_by = dict(state.rammed_by).get(galley.id)
+    rammed_by = state.rammers(galley.id)
     hits = []
     foes = (g for g in field.values() if g.position is not None and enemies(galley, g) and _apart(galley, g) <= 2)
     for foe in sorted(foes, key=lambda g: str(g.id)):

@@ -164,8 +164,9 @@ def rams(plan: Plan | None) -> bool:
     return plan is not None and any(isinstance(s, (Ram, Anastrophe)) for s in plan.steps)
 
 
-def _rammed_by(state: GameState, gid: GalleyId) -> GalleyId | None:
-    return next((rammer for target, rammer in state.rammed_by if target == gid), None)
+def _rammers(pairs: Collection[tuple[GalleyId, GalleyId]], gid: GalleyId) -> tuple[GalleyId, ...]:
+    """7.16: every galley that rammed `gid` (pairs are (target, rammer)); a galley may be rammed by several."""
+    return tuple(rammer for target, rammer in pairs if target == gid)
 
 
 def _retracted_from(retracted: Collection[tuple[GalleyId, GalleyId]], gid: GalleyId) -> list[GalleyId]:
@@ -224,7 +225,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
             here = positions[min(missiles.after_step, len(positions) - 1)]
             at = {**field, gid: replace(galley, position=here)}
             check_fire(Field(state.board, at, charts, devices), missiles.order, FireTiming.MOVING,
-                       already_fired=gid in fired, rammed_by=_rammed_by(state, gid))
+                       already_fired=gid in fired, rammed_by=state.rammers(gid))
         if plan is not None:
             changes: dict[str, object] = {"position": positions[-1]}
             if rams(plan):
@@ -232,7 +233,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
             field[gid] = galley = replace(galley, **changes)  # type: ignore[arg-type]
         if missiles is not None and missiles.after_step is None:
             check_fire(Field(state.board, field, charts, devices), missiles.order, FireTiming.AFTER_MOVEMENT,
-                       already_fired=gid in fired, rammed_by=_rammed_by(state, gid))
+                       already_fired=gid in fired, rammed_by=state.rammers(gid))
         grapple = orders.grapple.get(gid)
         if grapple is not None:
             check_grapple(Field(state.board, field, charts, devices), grapple, attempted=tried,
@@ -273,7 +274,7 @@ class _Resolution:
         self.lines = list(state.grapple_lines)
         self.tried, self.fired = list(state.grapple_tried), list(state.fired)
         self.retracted = list(state.retracted)
-        self.rammed_by = dict(state.rammed_by)
+        self.rammed_by = list(state.rammed_by)
         self.reactions = state.reaction_orders()
         self.events: list[Event] = []
 
@@ -319,7 +320,7 @@ class _Resolution:
             order = FireOrder(firer, (Shot(attacker, flame=flame),))
             try:
                 return check_fire(field, order, FireTiming.REACTION, provoked_by={attacker: provocation},
-                                  rammed_by=self.rammed_by.get(firer))
+                                  rammed_by=_rammers(self.rammed_by, firer))
             except IllegalOrder:
                 continue
         return None
@@ -414,7 +415,8 @@ class _Resolution:
             if isinstance(event, Retracted):
                 stayed[event.galley] = not event.backwatered
             elif isinstance(event, RamResolved) and event.result in (RamResult.RETRACTED, RamResult.FOULED):
-                self.rammed_by[event.target] = event.rammer
+                if (event.target, event.rammer) not in self.rammed_by:
+                    self.rammed_by.append((event.target, event.rammer))
                 if event.result is RamResult.RETRACTED and stayed.get(event.rammer):
                     self.retracted.append((event.rammer, event.target))
 
@@ -422,7 +424,7 @@ class _Resolution:
         field = self.battlefield()
         try:
             volley = check_fire(field, order, timing, already_fired=gid in self.fired,
-                                rammed_by=self.rammed_by.get(gid))
+                                rammed_by=_rammers(self.rammed_by, gid))
         except IllegalOrder as error:
             self.lapse(gid, "missile fire", error)
             return
@@ -472,7 +474,7 @@ class _Resolution:
     def outcome(self) -> Outcome:
         self.prune_lines()
         return Outcome(self.field, self.events, self.record, tuple(self.lines), tuple(self.tried),
-                       tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by.items()))
+                       tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by))
 
 
 def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],

@@ -175,3 +175,15 @@ def test_8_52_flame_reaction_fire_falls_back_to_regular_missiles_at_two_hexes() 
                     reactions=(("carthage", parse_reactions("default: fire=fired-upon missiles=flame")),))
     state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 1, 6)
     assert [(h.galley, h.flame) for h in of(events, MissileHit)] == [(g("R5-52"), False), (g("G5-13"), False)]
+
+
+def test_7_16_a_galley_rammed_twice_may_fire_at_either_rammer() -> None:
+    """7.16 Rammed: "It may Fire, but only at the galley that rammed it": each galley that rammed it did. G5-13,
+    Rammed earlier by R5-50, is rammed again by R5-52 (Fouled); it may still shoot at R5-50."""
+    state = at(at(at(battle(), "G5-13", "3015-3016", rammed=True), "R5-50", "2915-2916"), "R5-52", "3115-3216")
+    state = replace(state, rammed_by=((g("G5-13"), g("R5-50")),))
+    state, events = decide(state, order(state, "activate Metellus: R5-52 cruise 0: R:G5-13"), 6, 6)
+    assert [r for t, r in state.rammed_by if t == g("G5-13")] == [g("R5-50"), g("R5-52")]
+    assert state.to_move == "carthage"
+    state, events = decide(state, order(state, "activate Gisgo: G5-13 fire R5-50", "carthage"), 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("G5-13"), g("R5-50"))]
