@@ -12,11 +12,12 @@ shows:
   Ram or Rake attempt for the rest of the phase;
 - 7.34: Turn Around hexes used by an Anastrophe are closed to other
   Anastrophes that phase;
-- 8.42: Reaction Fire once per phase.
+- 8.42: Reaction Fire once per phase, the Squadron Phase of 5.41 (one
+  player's activation, a Double Activation's two squadrons included).
 
 `CombatRecord` holds these. The turn code keeps one in the game state, starts
-a fresh one each turn (`CombatRecord()`) and calls `next_phase()` between
-activation phases (E, F).
+a fresh one each turn (`CombatRecord()`), calls `next_phase()` between
+activation phases (E, F) and `next_squadron_phase()` at each activation.
 """
 
 from __future__ import annotations
@@ -38,13 +39,18 @@ class CombatRecord(msgspec.Struct, frozen=True, kw_only=True):
     # phase-wide
     drew_reaction_ram: frozenset[GalleyId] = frozenset()  # 6.7: -1 to its Ram and Rake attempts
     turn_around_hexes: frozenset[Hex] = frozenset()  # 7.34: used by an Anastrophe this phase
-    reaction_fired: frozenset[GalleyId] = frozenset()  # 8.42: Reaction Fire once per phase
+    reaction_fired: frozenset[GalleyId] = frozenset()  # 8.42: Reaction Fire once per (Squadron) Phase
 
     def next_phase(self) -> CombatRecord:
         """The record at the start of the next activation phase: phase-wide sets cleared."""
         return msgspec.structs.replace(
             self, drew_reaction_ram=frozenset(), turn_around_hexes=frozenset(), reaction_fired=frozenset()
         )
+
+    def next_squadron_phase(self) -> CombatRecord:
+        """8.42: the record as a new Squadron Phase begins (5.41 "one Squadron Phase at a time"; 5.42 "two
+        Command Squadrons in one phase"): every galley has its Reaction Fire again."""
+        return msgspec.structs.replace(self, reaction_fired=frozenset())
 
     def with_ram(self, galley: GalleyId) -> CombatRecord:
         return msgspec.structs.replace(self, ram_attempts=self.ram_attempts | {galley})

@@ -4,7 +4,7 @@ At the table the inactive player decides on the spot whether to avoid, ram in
 reaction or fire back. By mail he cannot, so each side declares beforehand
 what its galleys do, fleet-wide with per-galley exceptions (docs/reactions.md):
 
-    default: avoid=ram-position by=away ram=eligible fire=attacked
+    default: avoid=ram-position by=away ram=eligible fire=attacked missiles=flame
     G3-12 G3-14: avoid=never
     G5-86: avoid=adjacent by=back
 
@@ -78,6 +78,15 @@ class FireReaction(enum.Enum):
     ALWAYS = "always"  # either
 
 
+class MissileChoice(enum.Enum):
+    """Which missiles Reaction Fire uses (8.44: the player "states whether he using normal or his Flame Missile
+    capability"); `flame`: Flame Missiles whenever it may (Flame-capable, target adjacent: 8.51-8.52), else
+    regular missiles."""
+
+    REGULAR = "regular"
+    FLAME = "flame"
+
+
 class FireTrigger(enum.Enum):
     FIRED_UPON = "fired-upon"
     ATTACKED = "attacked"
@@ -90,16 +99,18 @@ class Reaction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
     by: AvoidBy | None = None
     ram: RamReaction | None = None
     fire: FireReaction | None = None
+    missiles: MissileChoice | None = None
 
     def over(self, base: Reaction) -> Reaction:
         """These settings, falling back on `base` for any not given."""
         return Reaction(
             avoid=self.avoid or base.avoid, by=self.by or base.by,
-            ram=self.ram or base.ram, fire=self.fire or base.fire,
+            ram=self.ram or base.ram, fire=self.fire or base.fire, missiles=self.missiles or base.missiles,
         )
 
 
 # With no orders, nothing happens: a galley reacts only when its side said so.
+# `missiles` unsaid is regular missiles (fires_flame_in_reaction).
 STANDING = Reaction(avoid=AvoidWhen.NEVER, by=AvoidBy.AWAY, ram=RamReaction.NEVER, fire=FireReaction.NEVER)
 
 
@@ -136,7 +147,8 @@ def orders_for(reactions: Mapping[Colour, ReactionOrders], galley: Galley) -> Re
 
 # --- notation ----------------------------------------------------------------
 
-_KEYS: dict[str, type[enum.Enum]] = {"avoid": AvoidWhen, "by": AvoidBy, "ram": RamReaction, "fire": FireReaction}
+_KEYS: dict[str, type[enum.Enum]] = {"avoid": AvoidWhen, "by": AvoidBy, "ram": RamReaction, "fire": FireReaction,
+                                     "missiles": MissileChoice}
 _LINE = re.compile(r"\s*([^:]+?)\s*:(.*)")
 
 
@@ -276,6 +288,11 @@ def fires_in_reaction(reaction: Reaction, trigger: FireTrigger) -> bool:
     return fire is FireReaction.ALWAYS or fire.value == trigger.value
 
 
+def fires_flame_in_reaction(reaction: Reaction) -> bool:
+    """8.44: whether its Reaction Fire is Flame Missiles where they may be fired (else regular)."""
+    return reaction.missiles is MissileChoice.FLAME
+
+
 # --- applying ----------------------------------------------------------------
 
 # Reaction Fire (8.42) belongs to the manpower rules: given the battlefield, the firing galley,
@@ -370,7 +387,7 @@ def fire_back(
 ) -> tuple[dict[GalleyId, Galley], list[Event], CombatRecord]:
     """8.42: Reaction Fire at an attacker attempting to Grapple, Ram or Rake, from every adjacent enemy galley
     whose orders say so ("against adjacent enemy galleys that are attempting to ..."): the attacked one first,
-    then the others by id. Each fires once a phase."""
+    then the others by id. Each fires once a (Squadron) Phase."""
     field = dict(galleys)
     attacker = field[attacker_id]
     if hook is None or attacker.position is None:

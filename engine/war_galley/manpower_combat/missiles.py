@@ -2,7 +2,8 @@
 
 When (8.42): the active galley once in its own Movement Segment, during or
 after moving (`FireTiming.MOVING` / `AFTER_MOVEMENT`); an inactive galley once
-per phase as Reaction Fire (`REACTION`) during the enemy's Movement Segment,
+per phase as Reaction Fire (`REACTION`) during the enemy's Movement Segment
+(the Squadron Phase of 5.41: each enemy activation may be answered anew),
 only at a galley that fired at it or at an adjacent enemy galley attempting
 to Grapple, Ram or Rake. Reaction Fire answering fire is simultaneous with
 it: pass both volleys to one `resolve_fire` call and neither sees the other's
@@ -29,7 +30,7 @@ adjacency is what 8.42 asks.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from engine.dice import Dice
@@ -148,19 +149,19 @@ def check_fire(
     *,
     already_fired: bool = False,
     provoked_by: Mapping[GalleyId, Provocation] | None = None,
-    rammed_by: GalleyId | None = None,
+    rammed_by: Collection[GalleyId] = (),
 ) -> Volley:
     """The volley `order` fires; IllegalOrder naming the rule that forbids it.
 
     `already_fired`: the galley has used this fire already (its movement
-    segment's, or this phase's Reaction Fire, 8.42). `provoked_by`: for
+    segment's, or this Squadron Phase's Reaction Fire, 8.42). `provoked_by`: for
     Reaction Fire, the enemy galleys that fired at it or are attempting to
-    Grapple, Ram or Rake. `rammed_by`: for a Rammed firer, who rammed it (7.16).
+    Grapple, Ram or Rake. `rammed_by`: for a Rammed firer, every galley that rammed it (7.16).
     """
     firer = field.galley(order.galley, "8.41")
     if already_fired:
         raise IllegalOrder("8.42", f"{firer.id} has already used its Missile Fire for this "
-                           + ("phase" if timing is FireTiming.REACTION else "Movement Segment"))
+                           + ("Squadron Phase" if timing is FireTiming.REACTION else "Movement Segment"))
     if not order.shots:
         raise IllegalOrder("8.41", "a fire order names a target")
     if timing is FireTiming.REACTION and len(order.shots) > 1:
@@ -171,8 +172,9 @@ def check_fire(
         target = field.galley(shot.target, "8.41")
         if not enemies(firer, target):
             raise IllegalOrder("8.41", f"{target.id} is not an enemy ship")
-        if firer.rammed and target.id != rammed_by:
-            raise IllegalOrder("7.16", f"{firer.id} is Rammed: it may fire only at the galley that rammed it")
+        if firer.rammed and target.id not in rammed_by:
+            raise IllegalOrder("7.16", f"{firer.id} is Rammed: it may fire only at a galley that rammed it, "
+                               f"not {target.id}")
         if timing is FireTiming.REACTION:
             _check_reaction(firer, target, (provoked_by or {}).get(target.id))
         if shot.flame:
@@ -247,7 +249,7 @@ def fire(
     *,
     already_fired: bool = False,
     provoked_by: Mapping[GalleyId, Provocation] | None = None,
-    rammed_by: GalleyId | None = None,
+    rammed_by: Collection[GalleyId] = (),
 ) -> Resolution:
     """Check and resolve one galley's fire on its own (nothing fires back at the same time)."""
     volley = check_fire(field, order, timing, already_fired=already_fired, provoked_by=provoked_by,

@@ -128,7 +128,7 @@ def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> l
     for foe in sorted((g for g in field.values() if g.position is not None and enemies(galley, g)), key=lambda g: str(g.id)):
         try:
             check_fire(battle, FireOrder(galley.id, (Shot(foe.id),)), FireTiming.AFTER_MOVEMENT,
-                       already_fired=galley.id in state.fired, rammed_by=dict(state.rammed_by).get(galley.id))
+                       already_fired=galley.id in state.fired, rammed_by=state.rammers(galley.id))
         except IllegalOrder:
             continue
         distance = fire_range(battle, galley, foe, False) or 1

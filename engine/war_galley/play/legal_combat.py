@@ -26,12 +26,13 @@ from engine.war_galley.galley_combat.reactions import (
     AvoidBy,
     AvoidWhen,
     FireReaction,
+    MissileChoice,
     RamReaction,
     Reaction,
     ReactionOrders,
 )
 from engine.war_galley.manpower_combat.battlefield import Field, enemies
-from engine.war_galley.manpower_combat.devices import firepot_armed
+from engine.war_galley.manpower_combat.devices import firepot_armed, flame_capable
 from engine.war_galley.manpower_combat.grappling import grapple_options
 from engine.war_galley.manpower_combat.manpower_orders import BoardingParty, FireOrder, GrappleOrder, Shot
 from engine.war_galley.manpower_combat.missiles import FireTiming, check_fire
@@ -73,10 +74,13 @@ WARY = ReactionOrders(Reaction(avoid=AvoidWhen.ADJACENT, by=AvoidBy.AWAY, ram=Ra
 
 
 def reaction_examples(state: GameState, side: str) -> list[Reactions]:
-    """Two sets of standing orders: bold (avoid a ram, ram back where 6.7 is in use, always fire back) and wary."""
+    """Two sets of standing orders: bold (avoid a ram, ram back where 6.7 is in use, always fire back, with
+    Flame Missiles where the side has Flame-capable galleys, 8.44) and wary."""
     now = dict(state.reactions).get(side)
     bold = BOLD if state.combat_options().defensive_reaction_ram else \
         ReactionOrders(replace(BOLD.default, ram=None))  # 6.7 is optional: no ram=eligible without it
+    if any(state.controller(g) == side and flame_capable(state.devices, g) for g in state.galleys):
+        bold = ReactionOrders(replace(bold.default, missiles=MissileChoice.FLAME))
     return [Reactions(side=side, orders=o) for o in (bold, WARY) if o != now]
 
 
@@ -229,24 +233,29 @@ def _apart(a: Galley, b: Galley) -> int:
 
 
 def _fire(state: GameState, field: Mapping[GalleyId, Galley], galley: Galley, timing: FireTiming,
-          split: bool) -> FireOrder | None:
-    """The first fire the rules allow from where the galley stands (a split where it can, if asked)."""
+          split: bool, flame: bool = False) -> FireOrder | None:
+    """The first fire the rules allow from where the galley stands (a split where it can, if asked; Flame
+    Missiles at a target they reach, if asked and the galley may fire them, 8.51-8.52)."""
     battle = Field(state.board, field, state.charts, state.devices)
-    rammed_by = dict(state.rammed_by).get(galley.id)
-    hits = []
+    rammed_by = state.rammers(galley.id)
+    kinds = (True, False) if flame and flame_capable(state.devices, galley) else (False,)
+    hits: list[tuple[GalleyId, bool]] = []
     foes = (g for g in field.values() if g.position is not None and enemies(galley, g) and _apart(galley, g) <= 2)
     for foe in sorted(foes, key=lambda g: str(g.id)):
-        order = FireOrder(galley.id, (Shot(foe.id),))
-        try:
-            check_fire(battle, order, timing, already_fired=galley.id in state.fired, rammed_by=rammed_by)
-        except IllegalOrder:
-            continue
-        hits.append(foe.id)
+        for use_flame in kinds:
+            order = FireOrder(galley.id, (Shot(foe.id, flame=use_flame),))
+            try:
+                check_fire(battle, order, timing, already_fired=galley.id in state.fired, rammed_by=rammed_by)
+            except IllegalOrder:
+                continue
+            hits.append((foe.id, use_flame))
+            break
     if not hits:
         return None
     if split and len(hits) > 1 and galley.manpower >= 2 and timing is FireTiming.AFTER_MOVEMENT:
-        return FireOrder(galley.id, (Shot(hits[0], 1), Shot(hits[1], galley.manpower - 1)))
-    return FireOrder(galley.id, (Shot(hits[0]),))
+        (first, f1), (second, f2) = hits[:2]
+        return FireOrder(galley.id, (Shot(first, 1, f1), Shot(second, galley.manpower - 1, f2)))
+    return FireOrder(galley.id, (Shot(hits[0][0], flame=hits[0][1]),))
 
 
 def enrich(state: GameState, decision: Activate, members: list[GalleyId], reaches: Reaches, nearness: Nearness,
@@ -282,7 +291,7 @@ def enrich(state: GameState, decision: Activate, members: list[GalleyId], reache
             plan = None
         early = None
         if plan is not None and (n + state.turn) % 2 == 0:
-            early = _fire(state, field, galley, FireTiming.MOVING, split=False)  # before moving
+            early = _fire(state, field, galley, FireTiming.MOVING, split=False, flame=variant == 1)  # before moving
         if plan is not None:
             plans.append(plan)
             positions = segment.predicted_positions(state, field, plan, state.record)
@@ -296,7 +305,8 @@ def enrich(state: GameState, decision: Activate, members: list[GalleyId], reache
             if early is not None:
                 fire.append(Missiles(early, 0))
             continue  # it has left the map (9.1)
-        order = early or _fire(state, field, galley, FireTiming.AFTER_MOVEMENT, split=variant == 2)
+        order = early or _fire(state, field, galley, FireTiming.AFTER_MOVEMENT, split=variant == 2,
+                               flame=variant == 1)
         if order is not None:
             fire.append(Missiles(order, 0 if early is not None else None))
         near = any(enemies(galley, g) and g.position is not None and _apart(galley, g) <= 2 for g in field.values())

@@ -251,6 +251,8 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[Ga
     state = replace(state, galleys=tuple(replace(g, moved=None) if g.moved is not None and g.id in members else g
                                          for g in state.galleys))
     slowed = [g for g in members if state.galley(g).half_speed]  # 6.37, 7.16: off at the end of this activation
+    # 8.42 "once per phase" is the Squadron Phase (5.41, 5.42): each enemy activation may be answered anew.
+    state = replace(state, record=state.record.next_squadron_phase())
     # Dice from here on: nothing below may refuse the decision.
     current = state.current or PendingActivation(())
     done = segment.resolve(state, decision, members, dict(current.confusion), dice)

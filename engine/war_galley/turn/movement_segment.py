@@ -42,7 +42,13 @@ from engine.war_galley.galley_combat.combat_record import CombatRecord
 from engine.war_galley.galley_combat.combat_steps import check_combat_plan
 from engine.war_galley.galley_combat.execute_plan import execute_plan
 from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retracted
-from engine.war_galley.galley_combat.reactions import FireTrigger, fire_back, fires_in_reaction, orders_for
+from engine.war_galley.galley_combat.reactions import (
+    FireTrigger,
+    fire_back,
+    fires_flame_in_reaction,
+    fires_in_reaction,
+    orders_for,
+)
 from engine.war_galley.manpower_combat.battlefield import Field, Resolution
 from engine.war_galley.manpower_combat.devices import firepot_armed
 from engine.war_galley.manpower_combat.disengage import grapple_disengage
@@ -158,8 +164,9 @@ def rams(plan: Plan | None) -> bool:
     return plan is not None and any(isinstance(s, (Ram, Anastrophe)) for s in plan.steps)
 
 
-def _rammed_by(state: GameState, gid: GalleyId) -> GalleyId | None:
-    return next((rammer for target, rammer in state.rammed_by if target == gid), None)
+def _rammers(pairs: Collection[tuple[GalleyId, GalleyId]], gid: GalleyId) -> tuple[GalleyId, ...]:
+    """7.16: every galley that rammed `gid` (pairs are (target, rammer)); a galley may be rammed by several."""
+    return tuple(rammer for target, rammer in pairs if target == gid)
 
 
 def _retracted_from(retracted: Collection[tuple[GalleyId, GalleyId]], gid: GalleyId) -> list[GalleyId]:
@@ -218,7 +225,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
             here = positions[min(missiles.after_step, len(positions) - 1)]
             at = {**field, gid: replace(galley, position=here)}
             check_fire(Field(state.board, at, charts, devices), missiles.order, FireTiming.MOVING,
-                       already_fired=gid in fired, rammed_by=_rammed_by(state, gid))
+                       already_fired=gid in fired, rammed_by=state.rammers(gid))
         if plan is not None:
             changes: dict[str, object] = {"position": positions[-1]}
             if rams(plan):
@@ -226,7 +233,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
             field[gid] = galley = replace(galley, **changes)  # type: ignore[arg-type]
         if missiles is not None and missiles.after_step is None:
             check_fire(Field(state.board, field, charts, devices), missiles.order, FireTiming.AFTER_MOVEMENT,
-                       already_fired=gid in fired, rammed_by=_rammed_by(state, gid))
+                       already_fired=gid in fired, rammed_by=state.rammers(gid))
         grapple = orders.grapple.get(gid)
         if grapple is not None:
             check_grapple(Field(state.board, field, charts, devices), grapple, attempted=tried,
@@ -267,7 +274,7 @@ class _Resolution:
         self.lines = list(state.grapple_lines)
         self.tried, self.fired = list(state.grapple_tried), list(state.fired)
         self.retracted = list(state.retracted)
-        self.rammed_by = dict(state.rammed_by)
+        self.rammed_by = list(state.rammed_by)
         self.reactions = state.reaction_orders()
         self.events: list[Event] = []
 
@@ -298,14 +305,25 @@ class _Resolution:
                       dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
         """8.42: Reaction Fire at an adjacent galley attempting to Ram, Rake or Grapple (all its M, one target)."""
         field = self.battlefield(galleys)
-        order = FireOrder(firer, (Shot(attacker),))
-        try:
-            volley = check_fire(field, order, FireTiming.REACTION, provoked_by={attacker: PROVOKED[what]},
-                                rammed_by=self.rammed_by.get(firer))
-        except IllegalOrder:
+        volley = self.reaction_volley(field, firer, attacker, PROVOKED[what])
+        if volley is None:
             return galleys, []
         resolution = resolve_fire(field, [volley], dice)
         return resolution.galleys, resolution.events
+
+    def reaction_volley(self, field: Field, firer: GalleyId, attacker: GalleyId,
+                        provocation: Provocation) -> Volley | None:
+        """8.42, 8.44: `firer`'s Reaction Fire at `attacker`, all its M at one target: Flame Missiles where its
+        orders ask for them and it may fire them (8.51-8.52), else regular missiles; None if it may not fire."""
+        flame_first = fires_flame_in_reaction(orders_for(self.reactions, field.galleys[firer]))
+        for flame in (True, False) if flame_first else (False,):
+            order = FireOrder(firer, (Shot(attacker, flame=flame),))
+            try:
+                return check_fire(field, order, FireTiming.REACTION, provoked_by={attacker: provocation},
+                                  rammed_by=_rammers(self.rammed_by, firer))
+            except IllegalOrder:
+                continue
+        return None
 
     def firepots(self, galleys: Mapping[GalleyId, Galley], rammer: GalleyId, target: GalleyId,
                  dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
@@ -397,7 +415,8 @@ class _Resolution:
             if isinstance(event, Retracted):
                 stayed[event.galley] = not event.backwatered
             elif isinstance(event, RamResolved) and event.result in (RamResult.RETRACTED, RamResult.FOULED):
-                self.rammed_by[event.target] = event.rammer
+                if (event.target, event.rammer) not in self.rammed_by:
+                    self.rammed_by.append((event.target, event.rammer))
                 if event.result is RamResult.RETRACTED and stayed.get(event.rammer):
                     self.retracted.append((event.rammer, event.target))
 
@@ -405,7 +424,7 @@ class _Resolution:
         field = self.battlefield()
         try:
             volley = check_fire(field, order, timing, already_fired=gid in self.fired,
-                                rammed_by=self.rammed_by.get(gid))
+                                rammed_by=_rammers(self.rammed_by, gid))
         except IllegalOrder as error:
             self.lapse(gid, "missile fire", error)
             return
@@ -414,7 +433,7 @@ class _Resolution:
         self.fired.append(gid)
 
     def fire_back(self, field: Field, volley: Volley) -> list[Volley]:
-        """8.42: each target whose orders say so answers, simultaneously, once a phase."""
+        """8.42: each target whose orders say so answers, simultaneously, once a Squadron Phase."""
         answers = []
         for shot in volley.shots:
             target = self.field[shot.target]
@@ -422,12 +441,10 @@ class _Resolution:
                 continue
             if not fires_in_reaction(orders_for(self.reactions, target), FireTrigger.FIRED_UPON):
                 continue
-            try:
-                answers.append(check_fire(field, FireOrder(shot.target, (Shot(volley.galley),)), FireTiming.REACTION,
-                                          provoked_by={volley.galley: Provocation.FIRED},
-                                          rammed_by=self.rammed_by.get(shot.target)))
-            except IllegalOrder:
+            answer = self.reaction_volley(field, shot.target, volley.galley, Provocation.FIRED)
+            if answer is None:
                 continue
+            answers.append(answer)
             self.record = replace(self.record, reaction_fired=self.record.reaction_fired | {shot.target})
         return answers
 
@@ -457,7 +474,7 @@ class _Resolution:
     def outcome(self) -> Outcome:
         self.prune_lines()
         return Outcome(self.field, self.events, self.record, tuple(self.lines), tuple(self.tried),
-                       tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by.items()))
+                       tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by))
 
 
 def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],

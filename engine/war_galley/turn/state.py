@@ -324,6 +324,10 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             raise KeyError(galley_id)
         return found
 
+    def rammers(self, galley_id: GalleyId) -> tuple[GalleyId, ...]:
+        """7.16: every galley that rammed `galley_id` (a Rammed galley may fire only at one of them)."""
+        return tuple(rammer for target, rammer in self.rammed_by if target == galley_id)
+
     def has_galley(self, galley_id: GalleyId) -> bool:
         return galley_id in self._galley_index
 

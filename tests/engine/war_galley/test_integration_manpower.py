@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from engine.dice import ForcedDice
 from engine.war_galley.galley_combat.reactions import parse_reactions
 from engine.war_galley.manpower_combat.boarding import Captured
+from engine.war_galley.manpower_combat.devices import Devices
 from engine.war_galley.manpower_combat.disengage import Disengaged, FoulFreed
 from engine.war_galley.manpower_combat.fire import SankByFire, SetOnFire
 from engine.war_galley.manpower_combat.grappling import Grappled
@@ -126,13 +127,63 @@ def test_8_42_every_adjacent_enemy_may_fire_at_a_galley_attempting_to_grapple() 
     assert {g("G5-13"), g("G5-14")} <= state.record.reaction_fired
 
 
-def test_8_42_reaction_fire_is_once_in_phase_e_across_enemy_squadrons() -> None:
-    """Reading: "once per phase" is once in E (one phase of many squadrons' segments, 3.1), again in F."""
+def test_8_42_reaction_fire_is_once_per_squadron_phase_so_each_enemy_squadron_may_be_answered() -> None:
+    """8.42 "once per phase during an opponent's Movement segment": the phase is the Squadron Phase (5.41 "one
+    Squadron Phase at a time. Only one squadron may be activated per phase"; 5.42 "two Command Squadrons in one
+    phase"). G5-13 answers Metellus' squadron, then Catulus' in the same phase E; twice in one phase it may not."""
     state = at(alongside(), "R5-51", "2915-2916")  # on G5-13's other flank
     state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
     state, events = decide(state, order(state, "activate Metellus: R5-52 fire G5-13"), 6, 6)
     assert len(of(events, MissileHit)) == 2 and g("G5-13") in state.record.reaction_fired
     state, _ = decide(state, order(state, "activate Gisgo:", "carthage"))
-    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6)
-    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13"))]
-    assert state.phase.value == "E" and not state.record.next_phase().reaction_fired  # cleared at E->F
+    state, events = decide(state, order(state, "activate Catulus: R5-51 fire G5-13"), 6, 6)
+    assert state.phase.value == "E"
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("R5-51"), g("G5-13")),
+                                                                     (g("G5-13"), g("R5-51"))]
+
+
+def test_8_42_reaction_fire_is_once_within_one_squadron_phase() -> None:
+    """Two galleys of one activation fire at G5-13: it answers the first only (8.42 "once per phase")."""
+    state = at(at(at(battle(), "R5-50", "3115-3116"), "R5-51", "2915-2916"), "G5-13", "3015-3016")
+    state = replace(state, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    state, events = decide(state, order(state, "activate Catulus: R5-50 fire G5-13; R5-51 fire G5-13"), 6, 6, 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [
+        (g("R5-50"), g("G5-13")), (g("G5-13"), g("R5-50")), (g("R5-51"), g("G5-13"))]
+
+
+def test_8_44_reaction_fire_may_be_flame_missiles_when_the_orders_say_so() -> None:
+    """8.44: the player "states whether he using normal or his Flame Missile capability" - in Reaction Fire
+    too. G5-13 (Flame-capable) answers with Flame Missiles: a D/F, then the F roll sets R5-52 On Fire (8.51)."""
+    flame = Devices(flame_galleys=frozenset({g("G5-13")}))
+    start = replace(grappled(alongside()), devices=flame)  # +1 to both: the target is Grappled (8.44)
+    state = replace(start, reactions=(("carthage", parse_reactions("default: fire=fired-upon missiles=flame")),))
+    # R5-52 rolls 1 (+1: nothing); G5-13 (M2, column 1-2) rolls 6 (+1: D/F); the F roll 4 sets R5-52 On Fire.
+    state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 1, 6, 4)
+    hits = of(events, MissileHit)
+    assert [(h.galley, h.flame, h.result) for h in hits] == [(g("R5-52"), False, "-"), (g("G5-13"), True, "D/F")]
+    assert state.galley(g("R5-52")).on_fire
+    # Without the order, the same dice give regular missiles: a D/F without the F roll, no fire.
+    plain = replace(start, reactions=(("carthage", parse_reactions("default: fire=fired-upon")),))
+    plain, events = apply(plain, order(plain, "activate Metellus: R5-52 fire G5-13"), 1, 6)
+    assert [h.flame for h in of(events, MissileHit)] == [False, False] and not plain.galley(g("R5-52")).on_fire
+
+
+def test_8_52_flame_reaction_fire_falls_back_to_regular_missiles_at_two_hexes() -> None:
+    """Flame Missiles reach one hex only (8.52): at two hexes the same order fires regular missiles."""
+    state = at(alongside(), "R5-52", "3215-3216")  # a clear hex (3115-3116 side) between them
+    state = replace(state, devices=Devices(flame_galleys=frozenset({g("G5-13")})),
+                    reactions=(("carthage", parse_reactions("default: fire=fired-upon missiles=flame")),))
+    state, events = apply(state, order(state, "activate Metellus: R5-52 fire G5-13"), 1, 6)
+    assert [(h.galley, h.flame) for h in of(events, MissileHit)] == [(g("R5-52"), False), (g("G5-13"), False)]
+
+
+def test_7_16_a_galley_rammed_twice_may_fire_at_either_rammer() -> None:
+    """7.16 Rammed: "It may Fire, but only at the galley that rammed it": each galley that rammed it did. G5-13,
+    Rammed earlier by R5-50, is rammed again by R5-52 (Fouled); it may still shoot at R5-50."""
+    state = at(at(at(battle(), "G5-13", "3015-3016", rammed=True), "R5-50", "2915-2916"), "R5-52", "3115-3216")
+    state = replace(state, rammed_by=((g("G5-13"), g("R5-50")),))
+    state, events = decide(state, order(state, "activate Metellus: R5-52 cruise 0: R:G5-13"), 6, 6)
+    assert [r for t, r in state.rammed_by if t == g("G5-13")] == [g("R5-50"), g("R5-52")]
+    assert state.to_move == "carthage"
+    state, events = decide(state, order(state, "activate Gisgo: G5-13 fire R5-50", "carthage"), 6)
+    assert [(h.galley, h.target) for h in of(events, MissileHit)] == [(g("G5-13"), g("R5-50"))]

@@ -234,3 +234,15 @@ def test_6_7_ram_eligible_orders_are_refused_where_the_game_does_not_use_the_opt
         else:
             after, _ = dispatch.apply(state, bold, ForcedDice())
             assert dict(after.reactions)["rome"] == bold.orders and offers_ram
+
+
+def test_8_44_the_missiles_setting_round_trips_and_defaults_to_regular() -> None:
+    """Reaction Fire names its missiles like any fire (8.44): `missiles=flame` or `regular` (unsaid: regular)."""
+    from engine.war_galley.galley_combat.reactions import MissileChoice, fires_flame_in_reaction
+
+    orders = parse_reactions("default: fire=always missiles=flame\nR3-12: missiles=regular\n")
+    assert parse_reactions(format_reactions(orders)) == orders
+    assert orders.for_galley(gid("R3-1")).missiles is MissileChoice.FLAME
+    assert fires_flame_in_reaction(orders.for_galley(gid("R3-1")))
+    assert not fires_flame_in_reaction(orders.for_galley(gid("R3-12")))
+    assert not fires_flame_in_reaction(ReactionOrders().for_galley(gid("R3-1")))

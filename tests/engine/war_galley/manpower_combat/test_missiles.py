@@ -258,9 +258,9 @@ def test_reaction_fire_never_splits() -> None:
 def test_a_rammed_galley_fires_only_at_its_rammer() -> None:
     rammed = replace(B, rammed=True)
     battle = field(A, rammed, ship("G5-7", "2210-2211"))
-    check_fire(battle, shots("G5-1", galley="R5-2"), MOVING, rammed_by=A.id)
+    check_fire(battle, shots("G5-1", galley="R5-2"), MOVING, rammed_by=(A.id,))
     with pytest.raises(IllegalOrder) as err:
-        check_fire(battle, shots("G5-7", galley="R5-2"), MOVING, rammed_by=A.id)
+        check_fire(battle, shots("G5-7", galley="R5-2"), MOVING, rammed_by=(A.id,))
     assert err.value.rule == "7.16"
 
 
