@@ -57,8 +57,12 @@ _TYPES_BY_TEXT = {t.value.lower(): t for t in GalleyType}
 _GALLEY_ID = re.compile(r"\s*([RrGg])([A-Za-z]*\d*)-(\d+)\s*")
 
 
-class GalleyId(msgspec.Struct, frozen=True, order=True):
-    """A counter's identity: side colour, type and ID number (Scenarios: "Galleys")."""
+class GalleyId(msgspec.Struct, frozen=True, order=True, cache_hash=True):
+    """A counter's identity: side colour, type and ID number (Scenarios: "Galleys").
+
+    Ids key most of the rules' dicts and sets, and hashing one hashes two enums
+    (a Python-level `Enum.__hash__` each): `cache_hash` works it out once per id.
+    """
 
     colour: Colour
     type: GalleyType

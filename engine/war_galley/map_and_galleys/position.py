@@ -25,6 +25,7 @@ from engine.war_galley.map_and_galleys.hexes import (
     direction_to,
     format_hex,
     neighbour,
+    neighbours,
     parse_hex,
 )
 
@@ -119,6 +120,11 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         kinds += [(Around.STERN_FLANK, s) for s in SIDES]
         kinds.append((Around.STERN, None))
         return tuple((where, side, self._work_out(where, side)) for where, side in kinds)
+
+    @cached_property
+    def near(self) -> frozenset[Hex]:
+        """Every neighbour of any of the galley's hexes (for a double counter: its own two as well)."""
+        return frozenset(n for h in self.hexes for n in neighbours(h))
 
     def adjacent(self) -> frozenset[Hex]:
         """The hexes adjacent to any hex of the galley, its own excluded."""
