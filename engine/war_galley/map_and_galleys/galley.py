@@ -26,6 +26,10 @@ from engine.war_galley.map_and_galleys.ratings import Ratings, SpeedSide
 class Colour(enum.Enum):
     """The counters' background colour: a player's side (Scenarios: "Galleys")."""
 
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
+
     RED = "R"
     GREEN = "G"
 

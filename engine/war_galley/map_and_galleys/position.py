@@ -33,6 +33,10 @@ from engine.war_galley.map_and_galleys.hexes import (
 class Side(enum.Enum):
     """Port (left) or starboard (right) of a galley (2.5). `delta` turns a facing."""
 
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
+
     PORT = "port"
     STARBOARD = "starboard"
 
@@ -50,6 +54,10 @@ SIDES: tuple[Side, Side] = (Side.PORT, Side.STARBOARD)
 
 class Around(enum.Enum):
     """The hexes around a galley (4.2): 8 for a double counter, 6 for a single one."""
+
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
 
     BOW = "bow"
     BOW_FLANK = "bow/flank"
