@@ -15,7 +15,8 @@ For each length: verify; the floor (bench/floor.py: read every file, check
 its Ed25519 signature and hash link, nothing else) on the same files in the
 same run, and verify/floor; status, legal, move (no orders) and receive of
 the next file, each with the key of the player concerned. Then cold starts:
-`python -c pass`, `pbem --help`, `pbem status` of a four-file game.
+`python -c pass`, `pbem --help`, `pbem status` of a four-file game; then the
+report figures (bench/bench_report.py: the Actium turn report, target 150 ms).
 The machine is shared: read medians and ratios, not single runs; CPU time
 (user + sys of the process) suffers less from a busy machine than wall time.
 """
@@ -62,8 +63,10 @@ def run_once(argv: list[str], reset: object = None) -> tuple[float, float, int, 
 
 
 class Figure:
-    def __init__(self, label: str, walls: list[float], cpus: list[float], peak: int, first: float) -> None:
+    def __init__(self, label: str, walls: list[float], cpus: list[float], peak: int, first: float,
+                 failed: bool = False) -> None:
         self.label, self.walls, self.cpus, self.peak, self.first = label, walls, cpus, peak, first
+        self.failed = failed  # a run exited non-zero
 
     @property
     def median(self) -> float:
@@ -75,14 +78,15 @@ class Figure:
 
 
 def measure(label: str, argv: list[str], runs: int, reset: object = None) -> Figure:
-    first, _, peak, _ = run_once(argv, reset)  # the warm-up: it may also build the state cache
-    walls, cpus = [], []
+    first, _, peak, code = run_once(argv, reset)  # the warm-up: it may also build the state cache
+    walls, cpus, failed = [], [], code != 0
     for _ in range(runs):
-        wall, cpu, rss, _ = run_once(argv, reset)
+        wall, cpu, rss, code = run_once(argv, reset)
         walls.append(wall)
         cpus.append(cpu)
         peak = max(peak, rss)
-    return Figure(label, walls, cpus, peak, first)
+        failed = failed or code != 0
+    return Figure(label, walls, cpus, peak, first, failed)
 
 
 def row(length: int | str, figure: Figure, note: str = "") -> str:
@@ -98,6 +102,9 @@ def bench_length(source: Path, length: int, runs: int, work: Path) -> list[str]:
     lines = []
     verify = measure("verify", PBEM + ["verify", str(folder)], runs)
     floor = measure("floor (read + Ed25519 + links)", [sys.executable, str(BENCH / "floor.py"), str(folder)], runs)
+    if verify.failed:
+        print(f"    ! verify of the kept game fails with this code: the rules changed; delete {source} "
+              "to make the game again", file=sys.stderr)
     lines.append(row(length, verify, f"verify/floor {verify.median / floor.median:.1f}x wall, {verify.cpu / floor.cpu:.1f}x CPU"))
     lines.append(row(length, floor))
     lines.append(row(length, measure("status", PBEM + ["status", str(folder), "--keys", str(keys / nxt)], runs)))
@@ -134,6 +141,7 @@ def main() -> None:
     parser.add_argument("--lengths", default="100,500,1000,2000", help="Actium game lengths, comma-separated")
     parser.add_argument("--actium-files", type=int, default=2400, help="how long the Actium game is made")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-report", action="store_true", help="leave out the report figures (bench_report.py)")
     args = parser.parse_args()
     lengths = [int(n) for n in args.lengths.split(",")]
     print(f"making or finding the games under {games.cache_root()} ...", file=sys.stderr, flush=True)
@@ -157,7 +165,10 @@ def main() -> None:
             print(line.replace("| ", "| tauris ", 1), flush=True)
         for line in cold_starts(actium, args.runs, work / "cold"):
             print(line, flush=True)
-    print("\ntargets: verify of 2,000 Actium files within 3x the floor and under 2 s; move and receive under 0.3 s "
+    if not args.no_report:
+        print("\nreports (bench/bench_report.py, in one process; CPU beside wall):", flush=True)
+        subprocess.run([sys.executable, str(BENCH / "bench_report.py")], check=False)
+    print("\ntargets: turn report under 150 ms; verify of 2,000 Actium files within 3x the floor and under 2 s; move and receive under 0.3 s "
           "and status under 0.25 s at any length; pbem --help within 3x python -c pass; peak memory at most "
           "linear in the game's length")
 

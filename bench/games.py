@@ -91,12 +91,13 @@ class _FixedRandomness:
 
 
 def game_dir(scenario: str, files: int, seed: int) -> Path:
-    """Keyed by the installed rules code too: a change to the rules changes the game random play makes."""
-    from pbem.statecache import code_fingerprint
-
+    """Keyed by the ruleset's version and the exact rules data and scenario the game pins, not by the code:
+    a 2,400-file game takes long to make, and a change that keeps the rules (a faster replay) keeps it
+    valid. A code change that does change the rules makes `pbem verify` of the kept game fail, and the
+    benchmark says so (delete the folder it names to make the game again)."""
     ruleset = rulesets.find(RULESET)
-    code = code_fingerprint(type(ruleset).__module__)[:12]
-    return cache_root() / f"v{FORMAT}-{scenario}-s{seed}-{files}-{code}"
+    data = hashlib.sha256(ruleset.default_rules_data() + (ruleset.builtin_scenario(scenario) or b"")).hexdigest()[:12]
+    return cache_root() / f"v{FORMAT}-{scenario}-s{seed}-{files}-r{ruleset.version}-{data}"
 
 
 def make_game(scenario: str, files: int, seed: int = 1) -> Path:

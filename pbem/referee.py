@@ -44,6 +44,7 @@ from pbem.errors import (
 )
 from pbem.identity import Identity
 from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
+from pbem.paused import Paused
 from pbem.ruleset import Pending, Ruleset, find
 
 
@@ -366,13 +367,27 @@ def _new_game(setup: Setup, what: str) -> Any:
 # check, admit, and the next file's resolution resuming from the check (below).
 _KEEP = 8
 _resolved: dict[tuple[bytes, bytes], Resolution] = {}
-# file hash -> (state after the decisions the check applied in full, how many, their events)
-_checked: dict[bytes, tuple[Any, int, list[Any]]] = {}
+
+
+@dataclass
+class _Checked:
+    """What checking a file's decisions computed: the state after those applied in full (`done`, with
+    their events), and the last one paused at its first die (pbem.paused), if it rolls any."""
+
+    state: Any
+    done: int
+    events: list[Any]
+    paused: Paused | None = None
+
+
+_checked: dict[bytes, _Checked] = {}
 
 
 def _keep(table: dict[Any, Any], key: Any, value: Any) -> None:
     if len(table) >= _KEEP:
-        del table[next(iter(table))]
+        old = table.pop(next(iter(table)))
+        if isinstance(old, _Checked) and old.paused is not None:
+            old.paused.cancel()  # its worker thread ends
     table[key] = value
 
 
@@ -382,7 +397,8 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
 
     The decisions `check_decisions` already applied in full (they rolled no
     die) are not applied again: resolution resumes from the state the check
-    reached, with the dice stream untouched, exactly as if it had applied them.
+    reached, with the dice stream untouched, exactly as if it had applied them;
+    and the one it left paused at its first die goes on from there with the dice.
     """
     what = what or game.names[seq]
     file_hash = game.files[seq].hash
@@ -394,10 +410,19 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     decisions = body.decisions if isinstance(body, Move) else []
     checked = _checked.get(file_hash)
     if checked is not None:
-        state, done, events = checked[0], checked[1], list(checked[2])
+        state, done, events = checked.state, checked.done, list(checked.events)
     else:
         state, done, events = game.state_before(seq), 0, []
     dice = DiceStream(key, game.game_id, game.files[seq].hash)
+    if checked is not None and checked.paused is not None and not checked.paused.spent:
+        number = done + 1
+        try:
+            with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
+                state, new = checked.paused.resume(dice)
+        except ruleset.illegal_errors as exc:
+            raise IllegalDecision(f"{game.names[seq]}: decision {number}: {exc}") from None
+        events.extend(new)
+        done = number
     for number, decision in enumerate(decisions[done:], done + 1):
         try:
             with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
@@ -430,6 +455,7 @@ def check_decisions(
     player = game.player(role)
     assert player is not None
     done, events = 0, []
+    paused: Paused | None = None
     for number, decision in enumerate(decisions, 1):
         with ruleset_call(ruleset, what, f"decision {number}"):
             pending = ruleset.pending(state)
@@ -443,9 +469,18 @@ def check_decisions(
             )
         try:
             with ruleset_call(ruleset, what, f"decision {number}"):
-                state, new = ruleset.apply(state, decision, SealedDice())
+                # Applied once: up to its first die now, the rest when the dice are known (pbem.paused).
+                paused = Paused(ruleset.apply, state, decision) if file_hash is not None else None
+                if paused is None:
+                    state, new = ruleset.apply(state, decision, SealedDice())
+                elif paused.result is not None:
+                    (state, new), paused = paused.result, None
+                else:
+                    raise NoDiceYet(f"decision {number}")
         except NoDiceYet:
             if number != len(decisions):
+                if paused is not None:
+                    paused.cancel()
                 raise IllegalDecision(
                     f"{what}: decision {number + 1} follows one that rolls dice; "
                     "it must wait for the next file"
@@ -456,7 +491,9 @@ def check_decisions(
             done += 1
             events.extend(new)
     if file_hash is not None:
-        _keep(_checked, file_hash, (state, done, events))
+        _keep(_checked, file_hash, _Checked(state, done, events, paused))
+    elif paused is not None:
+        paused.cancel()
 
 
 # ----- reading a folder -------------------------------------------------------------

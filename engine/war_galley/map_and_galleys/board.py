@@ -36,6 +36,9 @@ class Edge(enum.Enum):
     RIGHT = "right"
 
 
+_SEA: dict[tuple[MapSpec, frozenset[Hex]], frozenset[Hex]] = {}
+
+
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """A battle's map: its sheets and its land (on-map land hexes and coast beyond edges)."""
 
@@ -55,8 +58,13 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
 
     @cached_property
     def _sea(self) -> frozenset[Hex]:
-        """The sea hexes (on the map, not land), made once per board: `is_sea` is asked millions of times."""
-        return frozenset(h for h in self.map.hexes() if h not in self.land)
+        """The sea hexes (on the map, not land), made once per board: `is_sea` is asked millions of times.
+        Every state decoded from bytes has a board of its own, equal to the others: they share one answer."""
+        key = (self.map, self.land)
+        found = _SEA.get(key)
+        if found is None:
+            found = _SEA[key] = frozenset(h for h in self.map.hexes() if h not in self.land)
+        return found
 
     def with_land(self, hexes: Iterable[Hex]) -> Board:
         return Board(self.map, self.land | frozenset(hexes))

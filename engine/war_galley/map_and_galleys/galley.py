@@ -26,6 +26,10 @@ from engine.war_galley.map_and_galleys.ratings import Ratings, SpeedSide
 class Colour(enum.Enum):
     """The counters' background colour: a player's side (Scenarios: "Galleys")."""
 
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
+
     RED = "R"
     GREEN = "G"
 
@@ -57,8 +61,12 @@ _TYPES_BY_TEXT = {t.value.lower(): t for t in GalleyType}
 _GALLEY_ID = re.compile(r"\s*([RrGg])([A-Za-z]*\d*)-(\d+)\s*")
 
 
-class GalleyId(msgspec.Struct, frozen=True, order=True):
-    """A counter's identity: side colour, type and ID number (Scenarios: "Galleys")."""
+class GalleyId(msgspec.Struct, frozen=True, order=True, cache_hash=True):
+    """A counter's identity: side colour, type and ID number (Scenarios: "Galleys").
+
+    Ids key most of the rules' dicts and sets, and hashing one hashes two enums
+    (a Python-level `Enum.__hash__` each): `cache_hash` works it out once per id.
+    """
 
     colour: Colour
     type: GalleyType

@@ -25,12 +25,17 @@ from engine.war_galley.map_and_galleys.hexes import (
     direction_to,
     format_hex,
     neighbour,
+    neighbours,
     parse_hex,
 )
 
 
 class Side(enum.Enum):
     """Port (left) or starboard (right) of a galley (2.5). `delta` turns a facing."""
+
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
 
     PORT = "port"
     STARBOARD = "starboard"
@@ -49,6 +54,10 @@ SIDES: tuple[Side, Side] = (Side.PORT, Side.STARBOARD)
 
 class Around(enum.Enum):
     """The hexes around a galley (4.2): 8 for a double counter, 6 for a single one."""
+
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # the rules key dicts by these millions of times a game). No rule may depend on a set's order.
+    __hash__ = object.__hash__
 
     BOW = "bow"
     BOW_FLANK = "bow/flank"
@@ -119,6 +128,11 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         kinds += [(Around.STERN_FLANK, s) for s in SIDES]
         kinds.append((Around.STERN, None))
         return tuple((where, side, self._work_out(where, side)) for where, side in kinds)
+
+    @cached_property
+    def near(self) -> frozenset[Hex]:
+        """Every neighbour of any of the galley's hexes (for a double counter: its own two as well)."""
+        return frozenset(n for h in self.hexes for n in neighbours(h))
 
     def adjacent(self) -> frozenset[Hex]:
         """The hexes adjacent to any hex of the galley, its own excluded."""

@@ -23,7 +23,7 @@ from engine.war_galley.map_and_galleys.board import Board, Water
 from engine.war_galley.map_and_galleys.charts import Charts, Fixed
 from engine.war_galley.map_and_galleys.charts.modifiers import Movement, Sails
 from engine.war_galley.map_and_galleys.galley import End, Galley, GalleyId, GalleyType
-from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
+from engine.war_galley.map_and_galleys.hexes import Hex
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.speed import Limit, Wind, maximum_barred, speed_limit
@@ -74,17 +74,23 @@ def surroundings(
     board: Board, galleys: Iterable[Galley], mover: Galley, wind: Wind | None = None, turn: int = 1,
     charts: Charts | None = None,
 ) -> Surroundings:
-    """The surroundings of `mover` among `galleys` (it may be among them)."""
+    """The surroundings of `mover` among `galleys` (it may be among them).
+
+    Asked for every galley at every step of every check, so the hexes next to
+    each galley come from its (immutable, cached) position, not a fresh search."""
     occupied: dict[Hex, GalleyId] = {}
-    enemy_near: set[Hex] = set()
+    near: list[frozenset[Hex]] = []
+    me, side = mover.id, mover.controller
     for other in galleys:
-        if other.id == mover.id or other.position is None:
+        position = other.position
+        if position is None or other.id == me:
             continue
-        for h in other.position.hexes:
+        for h in position.hexes:
             occupied[h] = other.id
-            if other.controller is not mover.controller:
-                enemy_near.update(neighbours(h))
-    return Surroundings(board, occupied, frozenset(enemy_near), wind, turn, charts)
+        if other.controller is not side:
+            near.append(position.near)
+    enemy_near = frozenset().union(*near)
+    return Surroundings(board, occupied, enemy_near, wind, turn, charts)
 
 
 class Leg(msgspec.Struct, frozen=True):

@@ -238,8 +238,11 @@ def check_activate(state: GameState, decision: Activate) -> None:
     segment.check(state, decision, members, dict(current.confusion), current.restricted)
 
 
-def apply_activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
-    check_activate(state, decision)
+def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
+    """The activation (checked first unless the caller has just run `check_activate` on this very state:
+    the check is pure, so running it twice only costs time)."""
+    if not checked:
+        check_activate(state, decision)
     keys = (decision.squadron, decision.also) if decision.also else (decision.squadron,)
     members = _members(state, decision)
     mine = [g for g in members if state.controller(state.galley(g)) == decision.side]

@@ -18,11 +18,12 @@ head through the Command Ship.
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.memo import by_identity
-from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
+from engine.war_galley.map_and_galleys.galley import Colour, Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
 from engine.war_galley.map_and_galleys.position import SIDES, Around
 from engine.war_galley.turn import hooks
@@ -126,15 +127,52 @@ def _leads(lead: Galley, follower: Galley) -> int | None:
     return None
 
 
+class _Lines(NamedTuple):
+    """Who may follow whom in Line Astern (5.22) among one side's galleys, in the galleys' order."""
+
+    leaders: dict[GalleyId, list[Galley]]  # the galleys each one follows
+    followers: dict[GalleyId, list[tuple[int, Galley]]]  # (form, follower) behind each one
+
+
+@by_identity(8)
+def _lines(galleys: tuple[Galley, ...], colour: Colour) -> _Lines:
+    """Every pair `_leads` accepts. Phase B asks of every commander, once per state, so the pairs
+    to ask are narrowed to those whose hexes touch as a line needs: a follower's bow-ahead hex
+    is a lead's stern (form 1), or its bow a lead's stern/flank hex (form 2)."""
+    friends = [g for g in galleys if g.position is not None and g.controller is colour]
+    near: dict[Hex, list[Galley]] = {}
+    for lead in friends:
+        assert lead.position is not None
+        near.setdefault(lead.position.stern, []).append(lead)
+        for side in SIDES:
+            near.setdefault(lead.position.around(Around.STERN_FLANK, side), []).append(lead)
+    rank = {g.id: i for i, g in enumerate(friends)}
+    leaders: dict[GalleyId, list[Galley]] = {}
+    followers: dict[GalleyId, list[tuple[int, Galley]]] = {}
+    for follower in friends:
+        assert follower.position is not None
+        candidates = {lead.id: lead for h in (follower.position.around(Around.BOW), follower.position.bow)
+                      for lead in near.get(h, ()) if lead.id != follower.id}
+        for lead in sorted(candidates.values(), key=lambda g: rank[g.id]):
+            form = _leads(lead, follower)
+            if form is not None:
+                leaders.setdefault(follower.id, []).append(lead)
+                followers.setdefault(lead.id, []).append((form, follower))
+    for behind in followers.values():
+        behind.sort(key=lambda pair: rank[pair[1].id])
+    return _Lines(leaders, followers)
+
+
 def line_astern(state: GameState, commander: CommanderState) -> tuple[GalleyId, ...]:
     """The Line Astern the commander's ship is first or second in (5.22); () if none."""
     ship = command_ship(state, commander)
     if ship is None:
         return ()
-    friends = [g for g in state.galleys_of(state.controller(ship))]
+    lines = _lines(state.galleys, ship.controller)
 
     def leader(g: Galley) -> Galley | None:
-        return next((f for f in friends if f.id != g.id and _leads(f, g) is not None), None)
+        found = lines.leaders.get(g.id)
+        return found[0] if found else None
 
     head: Galley | None = ship
     ahead = leader(ship)
@@ -153,17 +191,16 @@ def line_astern(state: GameState, commander: CommanderState) -> tuple[GalleyId, 
 def line_from(state: GameState, head: Galley) -> tuple[GalleyId, ...]:
     """The Line Astern (5.22) behind `head`, `head` first; () if no galley follows it."""
     assert head.position is not None
-    friends = [g for g in state.galleys_of(state.controller(head)) if g.position is not None]
+    lines = _lines(state.galleys, head.controller)
     line = [head]
+    ids = {head.id}
     while True:
-        last = line[-1]
-        followers = sorted(
-            ((form, f) for f in friends if f not in line and (form := _leads(last, f)) is not None),
-            key=lambda pair: pair[0],
-        )
+        followers = sorted(((form, f) for form, f in lines.followers.get(line[-1].id, ()) if f.id not in ids),
+                           key=lambda pair: pair[0])
         if not followers:
             break
         line.append(followers[0][1])
+        ids.add(followers[0][1].id)
     return tuple(g.id for g in line) if len(line) > 1 else ()
 
 

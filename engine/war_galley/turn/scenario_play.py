@@ -98,7 +98,7 @@ def activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameStat
     start = check(state, decision)
     entering = [g for g in (p.galley for p in decision.plans) if entry.queue_of(state, g) is not None]
     activation.check_activate(start, decision)  # everything before the first die
-    state, events = activation.apply_activate(start, decision, dice)
+    state, events = activation.apply_activate(start, decision, dice, checked=True)
     for gid in entering:
         state = entry.settle(state, gid)
     for q in before.extra.queues:  # galleys that did not come on are off the map again

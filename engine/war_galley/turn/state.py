@@ -426,10 +426,32 @@ def _sorted_struct(value: msgspec.Struct) -> msgspec.Struct:
     return replace(value, **changes) if changes else value
 
 
+# A galley's bytes, by identity: a file changes a few galleys, and the state of every file is encoded
+# (its hash is signed), so the others are encoded once and reused (msgspec.Raw embeds them as they are).
+_encoded_galleys: dict[int, tuple[Galley, bytes]] = {}
+_KEEP_GALLEYS = 4096
+
+
+def _encode_galley(galley: Galley) -> bytes:
+    data = _encoder.encode(_sorted_sets(galley))
+    if len(_encoded_galleys) >= _KEEP_GALLEYS:
+        for key in list(_encoded_galleys)[: _KEEP_GALLEYS // 2]:  # the oldest half
+            del _encoded_galleys[key]
+    _encoded_galleys[id(galley)] = (galley, data)  # holding the galley keeps its id its own
+    return data
+
+
+def _encoded_galleys_array(galleys: tuple[Galley, ...]) -> msgspec.Raw:
+    """The galleys as the JSON array the encoder would write, from each galley's kept bytes."""
+    kept = _encoded_galleys
+    parts = [hit[1] if (hit := kept.get(id(g))) is not None and hit[0] is g else _encode_galley(g) for g in galleys]
+    return msgspec.Raw(b"[" + b",".join(parts) + b"]")
+
+
 def encode_state(state: GameState) -> bytes:
     """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
     pinned = RulesData(charts=state.rules.sha256, commanders="", counters="")
-    galleys = tuple(_sorted_sets(g) for g in state.galleys)
+    galleys = _encoded_galleys_array(state.galleys)
     return _encoder.encode(replace(state, rules=pinned, galleys=galleys, record=_sorted_struct(state.record),
                                    devices=_sorted_struct(state.devices)))
 
