@@ -114,8 +114,8 @@ def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callabl
     try:
         game = referee.load(folder)
         written = []
-        if game.resolutions:
-            span = report.latest_span(game)
+        if len(game.files) >= 3:  # the latest outcome, file n-2's (resolved by file n-1). Not by asking
+            span = report.file_span(game, len(game.files) - 2)  # game.resolutions for its keys: that replays
             written.append(report.write(folder / REPORT_FOLDER / report.report_name(span), report.render(game, span)))
         span = _preview(game, ids.key_folder(keys), key)
         if span is not None:
