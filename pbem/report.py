@@ -35,11 +35,29 @@ from pbem.referee import Game, Resolution
 LEGAL_SHOWN = 80  # options listed under "what you decide next"; the rest: `pbem legal`
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in the user's cache folder: compiling them cost each move ~50 ms.
+
+    jinja2 keys each by its template's name and source checksum, so an edited
+    or reinstalled template is compiled afresh; a folder that cannot be made
+    (read-only home) only costs the compiling.
+    """
+    import os
+
+    try:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem" / "templates"
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
+        return None
+    return jinja2.FileSystemBytecodeCache(str(root))
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The one jinja2 environment: templates/ from the installed data, autoescape on for everything."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
+        bytecode_cache=_bytecode_cache(),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, intake, folder as folders, identity as ids, lock, movefile, referee
+from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -25,6 +25,9 @@ from pbem.errors import (
 from pbem.identity import Identity
 from pbem.movefile import SignedFile, file_name
 from pbem.referee import Game
+from pbem.lazy import lazy
+
+intake = lazy("pbem.intake")  # mail parsing (email, mailbox): only `receive` reads files from outside
 
 
 def when(timestamp: int) -> str:

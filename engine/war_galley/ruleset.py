@@ -24,21 +24,11 @@ from engine.war_galley.battles.scenario_files import (
 from engine.war_galley.battles.scenario_layout import side_galleys
 from engine.war_galley.battles.setup import new_game
 from engine.war_galley.map_and_galleys import rulesdata
-from engine.war_galley.play import (
-    agent,
-    board_text,
-    describe,
-    draft,
-    explain,
-    notation,
-    reactions_text,
-)
-from engine.war_galley.play import (
-    dispatch as play,
-)
-from engine.war_galley.play import (
-    legal as legal_actions,
-)
+from engine.war_galley.play import describe, notation, reactions_text
+from engine.war_galley.play import dispatch as play
+
+# The legal-action generator, the demo player, the board, draft and explanation are imported by
+# the methods that use them: a `status` or `move` needs none of them (issue 16, start-up cost).
 from engine.war_galley.turn import references, sequence
 from engine.war_galley.turn.decisions import from_json, to_json
 from engine.war_galley.turn.state import GameState, decode_state, encode_state
@@ -109,6 +99,8 @@ class WarGalley(Adapter):
     def legal(self, state: GameState) -> list[Any]:
         if choices.wanted(state) is not None:
             return list(choices.listed(state))
+        from engine.war_galley.play import legal as legal_actions
+
         return [to_json(d) for d in legal_actions.legal(state)]
 
     def apply(self, state: GameState, decision: Any, dice: Any) -> tuple[GameState, list[Any]]:
@@ -168,13 +160,19 @@ class WarGalley(Adapter):
     def explain(self, state: GameState, subject: str | None) -> tuple[Any, str]:
         """(JSON data, text): a galley's ratings, markers, MP, end positions and targets (engine.war_galley.play.explain);
         with no subject, every galley's place (engine.war_galley.play.board_text)."""
+        from engine.war_galley.play import explain
+
         return explain.explain(state, subject)
 
     def board(self, state: GameState) -> str:
+        from engine.war_galley.play import board_text
+
         return board_text.board_text(state)
 
     def draft(self, state: GameState, game: str = "GAME") -> str:
         """The pending decision as an editable order file, the options as comments (engine.war_galley.play.draft)."""
+        from engine.war_galley.play import draft
+
         return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
 
     def result(self, state: GameState) -> str | None:
@@ -201,6 +199,8 @@ class WarGalley(Adapter):
         `shortcuts=False`: a player who decides after every die (for counting what they save)."""
         if choices.wanted(state) is not None:
             return rng.choice(choices.listed(state))
+        from engine.war_galley.play import agent
+
         return agent.choose_json(state, side, rng, shortcuts)
 
 

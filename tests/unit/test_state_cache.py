@@ -170,3 +170,30 @@ def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
     path = statecache.path_of(folder)
     path.write_bytes(path.read_bytes()[:-7] + b"garbage")
     assert status() == first  # replays again
+
+
+def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """move and receive write the latest turn report: from a cached game and the file just added it must
+    not replay every file (asking game.resolutions for its keys did), and must be the replayed game's report."""
+    from pbem import cli_report
+
+    every = folders.game_files(EXAMPLES / "tauris-game")
+    folder = game_copy(tmp_path, "tauris-game", len(every) - 1)
+    cached_load(folder)  # the cache stands beside the game; then the next file arrives
+    shutil.copyfile(every[-1], folder / every[-1].name)
+    truth = replayed(folder)
+    fresh_process()
+    replays: list[int] = []
+    real = referee.replay
+
+    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
+        replays.append(len(raws))
+        return real(raws, names)
+
+    monkeypatch.setattr(referee, "replay", counted)
+    lines: list[str] = []
+    cli_report.write_reports(folder, tmp_path / "no-keys", None, lines.append)
+    assert replays == [] and len(lines) == 1, (replays, lines)
+    span = cli_report.report.latest_span(truth)
+    written = (folder / cli_report.REPORT_FOLDER / cli_report.report.report_name(span)).read_text(encoding="utf-8")
+    assert written == cli_report.report.render(truth, span)

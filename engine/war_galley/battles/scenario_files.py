@@ -58,6 +58,15 @@ def load_scenario(path: Path | str) -> Scenario:
     return parse_scenario(data, str(p), builtin_manifest(), builtin_commanders())
 
 
+@functools.lru_cache(maxsize=4)
+def builtin_scenario(key: str) -> Scenario | None:
+    """One built-in battle by its key (its file's name), or None: reading all of them costs a report ~50 ms."""
+    path = BATTLES_DIR / f"{key}.toml"
+    if "/" in key or "\\" in key or not path.is_file():
+        return None
+    return load_scenario(path)
+
+
 def builtin_scenarios() -> list[Scenario]:
     """The book's battles under scenarios/war_galley/battles/, in the book's order."""
     found = [load_scenario(p) for p in sorted(BATTLES_DIR.glob("*.toml"))]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from engine.events import DieRolled, Event
@@ -85,18 +84,14 @@ def turn(state: GameState) -> int:
 # --- the battle --------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def _titles() -> dict[str, str]:
-    from engine.war_galley.battles.scenario_files import builtin_scenarios
-
-    return {s.key: f"{s.name}: {s.title}" for s in builtin_scenarios()}
-
-
 def _title(key: str) -> str:
+    from engine.war_galley.battles.scenario_files import builtin_scenario
+
     try:
-        return _titles().get(key, key)
+        scenario = builtin_scenario(key)  # that one file, not every battle's
     except Exception:  # a scenario file the built-ins cannot read: the key is enough
         return key
+    return f"{scenario.name}: {scenario.title}" if scenario is not None and scenario.key == key else key
 
 
 def _side(state: GameState, index: int) -> dict[str, Any]:
