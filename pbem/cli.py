@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
-from pbem import cliapp
+import typer
 
 from pbem import chain, cli_report, textsafe
 from pbem.errors import PbemError, UsageError
@@ -32,28 +32,32 @@ intake = lazy("pbem.intake")
 if TYPE_CHECKING:
     from pbem.movefile import Player
 
-app = cliapp.App(
+app = typer.Typer(
     name="pbem",
     help="Play War Galley by email: signed, hash-chained turn files with dice no one can bend.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 KeysOption = Annotated[
     Optional[Path],
-    cliapp.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
+    typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
 ]
 KeyOption = Annotated[
     Optional[str],
-    cliapp.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
+    typer.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
 ]
 
 
 def out(line: str = "") -> None:
     """Print a line; anything in it that a terminal would obey is spelled out (pbem.textsafe)."""
-    cliapp.echo(textsafe.visible_lines(line))
+    typer.echo(textsafe.visible_lines(line))
 
 
 @app.command()
-def keygen(name: Annotated[str, cliapp.Argument(help="A name for the key, e.g. your own.")], keys: KeysOption = None) -> None:
+def keygen(name: Annotated[str, typer.Argument(help="A name for the key, e.g. your own.")], keys: KeysOption = None) -> None:
     """Make an Ed25519 key pair; print the public key and its fingerprint."""
     folder = ids.key_folder(keys)
     identity = ids.generate(name, folder)
@@ -83,7 +87,7 @@ def list_rulesets() -> None:
 
 
 @app.command()
-def scenarios(ruleset: Annotated[str, cliapp.Option(help="Ruleset name.")] = "war-galley") -> None:
+def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "war-galley") -> None:
     """List a ruleset's built-in scenarios."""
     for info in rulesets.find(ruleset).scenarios():
         out(f"{info.name:24} {info.title}  ({' v '.join(info.sides)}){'  ' + info.summary if info.summary else ''}")
@@ -101,14 +105,14 @@ def _options(pairs: list[str]) -> dict[str, str | int | bool]:
 
 @app.command()
 def new(
-    scenario: Annotated[str, cliapp.Argument(help="A built-in scenario name, or the path of a scenario file.")],
-    side: Annotated[str, cliapp.Option(help="The side you play.")],
-    out_folder: Annotated[Path, cliapp.Option("--out", help="New folder for this game.")],
-    name: Annotated[str, cliapp.Option(help="Your name as the opponent will see it.")] = "Host",
-    ruleset: Annotated[Optional[str], cliapp.Option(help="Ruleset name (default: the one that has this scenario).")] = None,
-    rules_data: Annotated[Optional[Path], cliapp.Option(help="Your own rules data file instead of the built-in one.")] = None,
-    option: Annotated[list[str], cliapp.Option(help="A game option NAME=VALUE; repeatable.")] = [],
-    chain_length: Annotated[int, cliapp.Option(help="Length of your reveal chain (files you can write).")] = chain.DEFAULT_LENGTH,
+    scenario: Annotated[str, typer.Argument(help="A built-in scenario name, or the path of a scenario file.")],
+    side: Annotated[str, typer.Option(help="The side you play.")],
+    out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
+    name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Host",
+    ruleset: Annotated[Optional[str], typer.Option(help="Ruleset name (default: the one that has this scenario).")] = None,
+    rules_data: Annotated[Optional[Path], typer.Option(help="Your own rules data file instead of the built-in one.")] = None,
+    option: Annotated[list[str], typer.Option(help="A game option NAME=VALUE; repeatable.")] = [],
+    chain_length: Annotated[int, typer.Option(help="Length of your reveal chain (files you can write).")] = chain.DEFAULT_LENGTH,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -153,11 +157,11 @@ def _only_key(folder: Path) -> ids.Identity:
 
 @app.command()
 def accept(
-    invitation: Annotated[Path, cliapp.Argument(help="The invitation file (raw or armored).")],
-    out_folder: Annotated[Path, cliapp.Option("--out", help="New folder for this game.")],
-    name: Annotated[str, cliapp.Option(help="Your name as the opponent will see it.")] = "Guest",
-    chain_length: Annotated[int, cliapp.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
-    again: Annotated[bool, cliapp.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
+    invitation: Annotated[Path, typer.Argument(help="The invitation file (raw or armored).")],
+    out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
+    name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
+    chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
+    again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -177,11 +181,11 @@ def accept(
 
 @app.command()
 def receive(
-    folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
-    files: Annotated[list[Path], cliapp.Argument(help="Files received (raw or armored; '-' reads standard input).")],
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    files: Annotated[list[Path], typer.Argument(help="Files received (raw or armored; '-' reads standard input).")],
     key: KeyOption = None,
     keys: KeysOption = None,
-    no_reply: Annotated[bool, cliapp.Option("--no-reply", help="Do not write the acknowledgement automatically.")] = False,
+    no_reply: Annotated[bool, typer.Option("--no-reply", help="Do not write the acknowledgement automatically.")] = False,
 ) -> None:
     """Check received files and add them to the game; acknowledge when you have nothing to decide."""
     incoming: list[tuple[bytes, str]] = []
@@ -283,10 +287,10 @@ def game_folder(game: referee.Game) -> Path:
 
 @app.command()
 def status(
-    folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
     key: KeyOption = None,
     keys: KeysOption = None,
-    as_json: Annotated[bool, cliapp.Option("--json", help="Print the status as JSON (docs/cli.md).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON (docs/cli.md).")] = False,
 ) -> None:
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
     if as_json:
@@ -307,11 +311,11 @@ def status(
 
 @app.command()
 def move(
-    folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
-    orders: Annotated[Optional[list[str]], cliapp.Argument(help="Orders, one per argument.")] = None,
-    orders_file: Annotated[Optional[Path], cliapp.Option("--orders", help="A file of orders, one per line.")] = None,
-    note: Annotated[str, cliapp.Option(help="A message to your opponent.")] = "",
-    pass_: Annotated[bool, cliapp.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
+    orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
+    note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
+    pass_: Annotated[bool, typer.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -333,7 +337,7 @@ def move(
 
 
 @app.command()
-def history(folder: Annotated[Path, cliapp.Argument(help="The game folder.")]) -> None:
+def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
     """Print the whole game: each file's author, orders and note, then what resolving it did and rolled."""
     game = referee.load(folder)
     ruleset = game.ruleset
@@ -367,7 +371,7 @@ def history(folder: Annotated[Path, cliapp.Argument(help="The game folder.")]) -
 
 
 @app.command()
-def armor(file: Annotated[Path, cliapp.Argument(help="A game file to print in armored text form.")]) -> None:
+def armor(file: Annotated[Path, typer.Argument(help="A game file to print in armored text form.")]) -> None:
     """Print a file as armored text for an email body or a forum post."""
     raw = _read(file)
     signed = movefile.parse(raw, str(file))
@@ -376,8 +380,8 @@ def armor(file: Annotated[Path, cliapp.Argument(help="A game file to print in ar
 
 @app.command()
 def verify(
-    path: Annotated[Path, cliapp.Argument(help="A game folder, or an archive made by pbem archive.")],
-    against: Annotated[Optional[Path], cliapp.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
+    path: Annotated[Path, typer.Argument(help="A game folder, or an archive made by pbem archive.")],
+    against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
     if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
@@ -389,7 +393,7 @@ def verify(
             proven, text = referee.equivocation(game, signed, what)
             if proven:
                 out(text)
-                raise cliapp.Exit(10)
+                raise typer.Exit(10)
             out(f"{what}: equivocation not proven: {text}")
         return
     host, guest = game.setup.host, game.guest
@@ -404,10 +408,10 @@ def verify(
 
 @app.command()
 def demo(
-    out_folder: Annotated[Path, cliapp.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
-    ruleset: Annotated[str, cliapp.Option(help="Ruleset to play.")] = "war-galley",
-    seed: Annotated[int, cliapp.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
-    scenario: Annotated[Optional[str], cliapp.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
+    out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
+    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",
+    seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
+    scenario: Annotated[Optional[str], typer.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
 ) -> None:
     """Play a whole game between two new identities through the real protocol, verify it, say where it is."""
     from pbem.demo import run_demo
@@ -425,23 +429,35 @@ cli_mail.register(app)
 cli_player.register(app)
 
 
+def _click_exception() -> type[Exception]:
+    """click's base exception, wherever this typer keeps click (it may vendor it)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
-        result = app()
+        result = app(standalone_mode=False)
         if loaded(referee):  # only now: a failed command leaves the game folder as it was
             referee.save_state_caches()
     except PbemError as exc:
-        cliapp.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
+        typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)
-    except cliapp.Exit as exc:
+    except _click_exception() as exc:
+        message = textsafe.visible(exc.format_message().replace("\n", " "))  # type: ignore[attr-defined]
+        typer.echo(f"pbem: usage error: {message} (see pbem --help)", err=True)
+        sys.exit(getattr(exc, "exit_code", 2))
+    except typer.Abort:
+        typer.echo("pbem: aborted", err=True)
+        sys.exit(1)
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        cliapp.echo("pbem: interrupted; the game folder is unchanged unless a file was reported written", err=True)
+        typer.echo("pbem: interrupted; the game folder is unchanged unless a file was reported written", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug, not bad input: say so in one line; PBEM_DEBUG=1 shows the traceback
         if os.environ.get("PBEM_DEBUG"):
             raise
-        cliapp.echo(f"pbem: internal error: {type(exc).__name__}: {textsafe.visible(str(exc))} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
+        typer.echo(f"pbem: internal error: {type(exc).__name__}: {textsafe.visible(str(exc))} (a bug: please report it; PBEM_DEBUG=1 shows details)", err=True)
         sys.exit(70)
     sys.exit(result if isinstance(result, int) else 0)

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Annotated, Callable, Optional
 
-from pbem import cliapp
+import typer
 
 from pbem.lazy import lazy
 
@@ -22,10 +22,10 @@ from pbem.errors import MailProblem, UsageError
 
 ConfigOption = Annotated[
     Optional[Path],
-    cliapp.Option("--config", help="Mail settings (default: $PBEM_MAIL_CONFIG or $XDG_CONFIG_HOME/pbem/mail.toml).", show_default=False),
+    typer.Option("--config", help="Mail settings (default: $PBEM_MAIL_CONFIG or $XDG_CONFIG_HOME/pbem/mail.toml).", show_default=False),
 ]
-KeysOption = Annotated[Optional[Path], cliapp.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
-KeyOption = Annotated[Optional[str], cliapp.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
+KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
+KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
 
 
 def report_for(folder: Path, seq: int) -> Path | None:
@@ -65,17 +65,17 @@ def send_file(
     return address
 
 
-def register(app: cliapp.App) -> None:
+def register(app: typer.Typer) -> None:
     """Add the mail commands to the `pbem` app."""
 
     def say(line: str = "") -> None:
-        cliapp.echo(line)
+        typer.echo(line)
 
     @app.command("send")
     def send(
-        folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
-        to: Annotated[Optional[str], cliapp.Option(help="The opponent's address (remembered for this game).")] = None,
-        file: Annotated[Optional[int], cliapp.Option("--file", help="Send this file number (default: the latest).")] = None,
+        folder: Annotated[Path, typer.Argument(help="The game folder.")],
+        to: Annotated[Optional[str], typer.Option(help="The opponent's address (remembered for this game).")] = None,
+        file: Annotated[Optional[int], typer.Option("--file", help="Send this file number (default: the latest).")] = None,
         config: ConfigOption = None,
         key: KeyOption = None,
         keys: KeysOption = None,
@@ -114,22 +114,22 @@ def register(app: cliapp.App) -> None:
 
     @app.command("mail")
     def mail(
-        folders: Annotated[Optional[list[Path]], cliapp.Argument(help="Game folders (default: those under [games] in the settings).")] = None,
-        once: Annotated[bool, cliapp.Option("--once", help="One round, then exit (for cron).")] = False,
-        interval: Annotated[int, cliapp.Option(help="Seconds between rounds, without --once.")] = 300,
+        folders: Annotated[Optional[list[Path]], typer.Argument(help="Game folders (default: those under [games] in the settings).")] = None,
+        once: Annotated[bool, typer.Option("--once", help="One round, then exit (for cron).")] = False,
+        interval: Annotated[int, typer.Option(help="Seconds between rounds, without --once.")] = 300,
         config: ConfigOption = None,
         key: KeyOption = None,
         keys: KeysOption = None,
     ) -> None:
         """Fetch new mail for your games, receive it, and send the acknowledgements that need no person."""
         if once:
-            raise cliapp.Exit(one_round(folders or [], config, keys, key))
+            raise typer.Exit(one_round(folders or [], config, keys, key))
         _loop(lambda: one_round(folders or [], config, keys, key), interval)
 
     @app.command("watch")
     def watch_command(
-        folders: Annotated[Optional[list[Path]], cliapp.Argument(help="Game folders (default: those under [games] in the settings).")] = None,
-        interval: Annotated[int, cliapp.Option(help="Seconds between rounds.")] = 300,
+        folders: Annotated[Optional[list[Path]], typer.Argument(help="Game folders (default: those under [games] in the settings).")] = None,
+        interval: Annotated[int, typer.Option(help="Seconds between rounds.")] = 300,
         config: ConfigOption = None,
         key: KeyOption = None,
         keys: KeysOption = None,
@@ -145,5 +145,5 @@ def _loop(round_: Callable[[], int], interval: int) -> None:
         try:
             round_()
         except MailProblem as exc:  # the server may be back next round
-            cliapp.echo(f"pbem: mail: {exc}", err=True)
+            typer.echo(f"pbem: mail: {exc}", err=True)
         time.sleep(interval)

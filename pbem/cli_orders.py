@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-from pbem import cliapp
+import typer
 
 from pbem import textsafe
 from pbem.lazy import lazy
@@ -22,16 +22,16 @@ referee = lazy("pbem.referee")
 session = lazy("pbem.session")
 from pbem.errors import PbemError, UsageError
 
-FolderArg = Annotated[Path, cliapp.Argument(help="The game folder.")]
+FolderArg = Annotated[Path, typer.Argument(help="The game folder.")]
 KeysOption = Annotated[
     Optional[Path],
-    cliapp.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
+    typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
 ]
 KeyOption = Annotated[
     Optional[str],
-    cliapp.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
+    typer.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
 ]
-JsonOption = Annotated[bool, cliapp.Option("--json", help="Print JSON (docs/cli.md) instead of text.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (docs/cli.md) instead of text.")]
 
 
 def _needs(ruleset: Any, method: str) -> Any:
@@ -60,7 +60,7 @@ def _explain(game: referee.Game, state: Any, subject: str | None) -> tuple[Any, 
         raise UsageError(f"{subject}: {exc}") from None
 
 
-def legal(folder: FolderArg, unit: Annotated[Optional[str], cliapp.Argument(
+def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
               metavar="[UNIT]", help="A unit id the ruleset knows (e.g. G5-86): its ratings, markers, "
                                      "movement, end positions and targets.")] = None,
           as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
@@ -71,7 +71,7 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], cliapp.Argument(
         if state is None:
             raise UsageError("the game has not started yet (no state to look at)")
         data, text = _explain(game, state, unit)
-        cliapp.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else textsafe.visible_lines(text))
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else textsafe.visible_lines(text))
         return
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     view = referee.outlook(game, me)
@@ -79,21 +79,21 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], cliapp.Argument(
     mine = player is not None and view.pending.side == player.side
     decisions = game.ruleset.legal(view.resolution.state) if mine else []
     if as_json:
-        cliapp.echo(json.dumps({
+        typer.echo(json.dumps({
             "pending": {"side": view.pending.side, "kind": view.pending.kind, "prompt": view.pending.prompt,
                         "yours": mine},
             "decisions": [{"order": game.ruleset.format_order(d), "decision": d} for d in decisions],
         }, indent=2, ensure_ascii=False))
         return
     if not mine:
-        cliapp.echo(f"nothing for you to decide now ({view.pending.prompt})")
+        typer.echo(f"nothing for you to decide now ({view.pending.prompt})")
         return
-    cliapp.echo(view.pending.prompt)
+    typer.echo(view.pending.prompt)
     for decision in decisions:
-        cliapp.echo("  " + textsafe.visible(game.ruleset.format_order(decision)))
+        typer.echo("  " + textsafe.visible(game.ruleset.format_order(decision)))
 
 
-def orders(folder: FolderArg, out: Annotated[Optional[Path], cliapp.Option(
+def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
                "--out", help="Write the draft to this file (default: print it).")] = None,
            key: KeyOption = None, keys: KeysOption = None) -> None:
     """Write the pending decision as an editable draft, the options as comments; send it with
@@ -106,14 +106,14 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], cliapp.Option(
         raise UsageError(f"nothing for you to decide now ({view.pending.prompt}); no draft to write")
     text = _needs(game.ruleset, "draft")(view.resolution.state, str(folder))
     if out is None:
-        cliapp.echo(textsafe.visible_lines(text), nl=False)
+        typer.echo(textsafe.visible_lines(text), nl=False)
         return
     if out.exists():
         raise UsageError(f"{out}: exists; give a new file to --out")
     from pbem import folder as folders
 
     folders.write_atomic(out, text.encode("utf-8"))
-    cliapp.echo(f"draft written to {out}: edit it, then: pbem move {folder} --orders {out}")
+    typer.echo(f"draft written to {out}: edit it, then: pbem move {folder} --orders {out}")
 
 
 def board(folder: FolderArg, as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
@@ -124,11 +124,11 @@ def board(folder: FolderArg, as_json: JsonOption = False, key: KeyOption = None,
         raise UsageError("the game has not started yet (no state to look at)")
     if as_json:
         data, _ = _explain(game, state, None)
-        cliapp.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    cliapp.echo(textsafe.visible_lines(_needs(game.ruleset, "board")(state)))
+    typer.echo(textsafe.visible_lines(_needs(game.ruleset, "board")(state)))
 
 
-def register(app: cliapp.App) -> None:
+def register(app: typer.Typer) -> None:
     for command in (legal, orders, board):
         app.command(command.__name__)(command)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-from pbem import cliapp
+import typer
 
 from pbem.lazy import lazy
 
@@ -26,8 +26,8 @@ dice = lazy("pbem.dice")
 movefiles = lazy("pbem.movefile")
 from pbem.errors import PbemError
 
-KeysOption = Annotated[Optional[Path], cliapp.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
-KeyOption = Annotated[Optional[str], cliapp.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
+KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
+KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
 
 
 def _iso(timestamp: int) -> str:
@@ -123,13 +123,13 @@ def check_orders(folder: Path, lines: list[str], keys: Path, key: str | None) ->
     }
 
 
-def register(app: cliapp.App) -> None:
+def register(app: typer.Typer) -> None:
     @app.command("check")
     def check(
-        folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
-        orders: Annotated[Optional[list[str]], cliapp.Argument(help="Orders, one per argument.")] = None,
-        orders_file: Annotated[Optional[Path], cliapp.Option("--orders", help="A file of orders, one per line.")] = None,
-        as_json: Annotated[bool, cliapp.Option("--json", help="Print the result as JSON (docs/cli.md).")] = False,
+        folder: Annotated[Path, typer.Argument(help="The game folder.")],
+        orders: Annotated[Optional[list[str]], typer.Argument(help="Orders, one per argument.")] = None,
+        orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON (docs/cli.md).")] = False,
         key: KeyOption = None,
         keys: KeysOption = None,
     ) -> None:
@@ -142,22 +142,22 @@ def register(app: cliapp.App) -> None:
         except PbemError as exc:
             if not as_json:
                 raise
-            cliapp.echo(json.dumps({"ok": False, "error": {"code": exc.exit_code, "type": type(exc).__name__, "message": str(exc)}}))
-            raise cliapp.Exit(exc.exit_code)
+            typer.echo(json.dumps({"ok": False, "error": {"code": exc.exit_code, "type": type(exc).__name__, "message": str(exc)}}))
+            raise typer.Exit(exc.exit_code)
         if as_json:
-            cliapp.echo(json.dumps(result, ensure_ascii=False))
+            typer.echo(json.dumps(result, ensure_ascii=False))
             return
         count = len(result["orders"])
-        cliapp.echo(f"ok: {count} order{'' if count == 1 else 's'} valid for file {result['file']} ({result['side']}); nothing written")
+        typer.echo(f"ok: {count} order{'' if count == 1 else 's'} valid for file {result['file']} ({result['side']}); nothing written")
         for order in result["orders"]:
-            cliapp.echo(f"  {order['line']}")
+            typer.echo(f"  {order['line']}")
         if result["rolls_dice"]:
-            cliapp.echo("the last order rolls dice: its outcome comes with your opponent's next file")
+            typer.echo("the last order rolls dice: its outcome comes with your opponent's next file")
         elif result["then"] is not None:
             then = result["then"]
-            cliapp.echo(f"then: {then['prompt']}" + ("" if then["side"] != result["side"] else " (still yours: add orders)"))
+            typer.echo(f"then: {then['prompt']}" + ("" if then["side"] != result["side"] else " (still yours: add orders)"))
         if not count and result["decision_due"]:
-            cliapp.echo("no orders, but a decision is due: pbem move would refuse this (see pbem legal)", err=True)
+            typer.echo("no orders, but a decision is due: pbem move would refuse this (see pbem legal)", err=True)
 
 
 def print_status_json(folder: Path, keys: Path | None, key: str | None) -> None:

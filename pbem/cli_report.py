@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
-from pbem import cliapp
+import typer
 
 from pbem.lazy import lazy
 
@@ -26,15 +26,15 @@ REPORT_FOLDER = "report"
 
 
 def report_command(
-    folder: Annotated[Path, cliapp.Argument(help="The game folder.")],
-    file: Annotated[Optional[int], cliapp.Option("--file", help="Report the outcome of this file.")] = None,
-    turn: Annotated[Optional[int], cliapp.Option("--turn", help="Report this whole turn (0: set-up).")] = None,
-    out: Annotated[Optional[Path], cliapp.Option("--out", help="Where to write the HTML (default: GAME/report/...).")] = None,
-    ranges: Annotated[bool, cliapp.Option("--ranges", help="Draw every commander's command range.")] = False,
-    reach: Annotated[list[str], cliapp.Option("--reach", help="Draw where this unit can end a move now; repeatable.")] = [],
-    key: Annotated[Optional[str], cliapp.Option("--key", envvar="PBEM_KEY", help="Your key, for your private preview of the last file.")] = None,
-    keys: Annotated[Optional[Path], cliapp.Option("--keys", help="Key folder.", show_default=False)] = None,
-    preview: Annotated[bool, cliapp.Option("--preview", help="Report the last file's outcome with your own next reveal (your turn only).")] = False,
+    folder: Annotated[Path, typer.Argument(help="The game folder.")],
+    file: Annotated[Optional[int], typer.Option("--file", help="Report the outcome of this file.")] = None,
+    turn: Annotated[Optional[int], typer.Option("--turn", help="Report this whole turn (0: set-up).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where to write the HTML (default: GAME/report/...).")] = None,
+    ranges: Annotated[bool, typer.Option("--ranges", help="Draw every commander's command range.")] = False,
+    reach: Annotated[list[str], typer.Option("--reach", help="Draw where this unit can end a move now; repeatable.")] = [],
+    key: Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Your key, for your private preview of the last file.")] = None,
+    keys: Annotated[Optional[Path], typer.Option("--keys", help="Key folder.", show_default=False)] = None,
+    preview: Annotated[bool, typer.Option("--preview", help="Report the last file's outcome with your own next reveal (your turn only).")] = False,
 ) -> None:
     """Write an HTML turn report: the map, what happened with every die explained, the record sheets."""
     if file is not None and turn is not None:
@@ -60,26 +60,26 @@ def report_command(
     path = out if out is not None else folder / REPORT_FOLDER / (f"turn-{turn:02d}.html" if turn is not None
                                                                  else report.report_name(span))
     report.write(path, html)
-    cliapp.echo(f"wrote {path} ({span.title}): open it in any browser")
+    typer.echo(f"wrote {path} ({span.title}): open it in any browser")
 
 
 def archive_command(
-    folder: Annotated[Optional[Path], cliapp.Argument(help="The game folder.")] = None,
-    out: Annotated[Optional[Path], cliapp.Option("--out", help="The archive's file name, e.g. game.html.")] = None,
-    index: Annotated[Optional[Path], cliapp.Option("--index", help="Write FOLDER/index.html listing the archives in it.")] = None,
+    folder: Annotated[Optional[Path], typer.Argument(help="The game folder.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="The archive's file name, e.g. game.html.")] = None,
+    index: Annotated[Optional[Path], typer.Option("--index", help="Write FOLDER/index.html listing the archives in it.")] = None,
 ) -> None:
     """Write the whole game as one HTML file with its signed files inside (check it: pbem verify FILE.html)."""
     if index is not None:
         if folder is not None or out is not None:
             raise UsageError("--index FOLDER takes no game folder and no --out")
         path = archives.index(index)
-        cliapp.echo(f"wrote {path}")
+        typer.echo(f"wrote {path}")
         return
     if folder is None or out is None:
         raise UsageError("write: pbem archive GAME --out FILE.html (or pbem archive --index FOLDER)")
     game = referee.load(folder)
     archives.write(game, out)
-    cliapp.echo(f"wrote {out}: {len(game.files)} files; check it with: pbem verify {out}")
+    typer.echo(f"wrote {out}: {len(game.files)} files; check it with: pbem verify {out}")
 
 
 def verify_archive(path: Path, say: Callable[[str], None]) -> None:
@@ -126,6 +126,6 @@ def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callabl
         print(f"pbem: warning: no turn report written: {exc}", file=sys.stderr)
 
 
-def register(app: cliapp.App) -> None:
+def register(app: typer.Typer) -> None:
     app.command("report")(report_command)
     app.command("archive")(archive_command)

@@ -138,10 +138,10 @@ def register(ruleset: Ruleset) -> None:
 
 
 def entry_points(group: str) -> Any:
-    """The installed plug-ins of `group` (pbem.plugins: importlib.metadata is slow to import)."""
-    from pbem.plugins import entry_points as installed
+    """The installed plug-ins of `group` (importlib.metadata is slow to import: only when asked)."""
+    from importlib.metadata import entry_points as installed
 
-    return installed(group)
+    return installed(group=group)
 
 
 def find(name: str) -> Ruleset:

@@ -17,8 +17,8 @@ TOY = "duel.py"
 # Known before issue 15 and left to the CLI's owners: the default --ruleset and the app's one-line help.
 ALLOWED = {
     ("cli.py", 'help="Play War Galley by email: signed, hash-chained turn files with dice no one can bend.",'),
-    ("cli.py", 'def scenarios(ruleset: Annotated[str, cliapp.Option(help="Ruleset name.")] = "war-galley") -> None:'),
-    ("cli.py", 'ruleset: Annotated[str, cliapp.Option(help="Ruleset to play.")] = "war-galley",'),
+    ("cli.py", 'def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "war-galley") -> None:'),
+    ("cli.py", 'ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",'),
 }
 
 

@@ -9,7 +9,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
-from pbem.cliapp import CliRunner
+from typer.testing import CliRunner
 
 from pbem import identity as ids
 from pbem.cli import app

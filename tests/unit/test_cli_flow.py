@@ -113,7 +113,7 @@ def test_tampered_example_is_rejected_naming_the_file(tmp_path: Path) -> None:
         (("keygen", "bad name!"), 2, "key name"),
         (("new", "nosuchscenario", "--side", "Red", "--out", "/tmp/x"), 2, "key"),
         (("status", str(EXAMPLE), "--key", "nobody"), 13, "no key 'nobody'"),
-        (("frobnicate",), 2, "no such command"),
+        (("frobnicate",), 2, "No such command"),
     ],
 )
 def test_bad_input_is_one_line_and_a_documented_exit_code(tmp_path: Path, args: tuple[str, ...], code: int, text: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pbem.cliapp import CliRunner
+from typer.testing import CliRunner
 
 from pbem import identity as ids, referee
 from pbem.cli import app

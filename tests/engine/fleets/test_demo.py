@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.cliapp import CliRunner
+from typer.testing import CliRunner
 
 from pbem.cli import app
 
