@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.mark.parametrize(
     "game, files, result",
     [
-        ("tauris-game", 251, "play halted by agreement, minor victory: Marcus Octavius (Pompeian) win"),
+        ("tauris-game", 122, "Publius Vatinius (Caesarian) win with 35 VP"),
         ("duel-game", 110, "Red wins"),
     ],
 )
