@@ -41,7 +41,13 @@ def _pairwise_line_astern(state: GameState, commander) -> tuple:
     ahead = leader(ship)
     if ahead is not None:
         head = ahead if leader(ahead) is None or leader(ahead) == ship else None
-    return () if head is None else _pairwise_line_from(state, head)
+    if head is None:
+        return ()
+    if head is ship:
+        return _pairwise_line_from(state, ship)
+    # 5.22: a Command Ship second in line has the line run from the head through it (rules-notes, issue 11).
+    rest = _pairwise_line_from(state, ship) or (ship.id,)
+    return (head.id, *(g for g in rest if g != head.id))
 
 
 _BASE = skirmish()
