@@ -115,7 +115,7 @@ def _write_private(path: Path, data: bytes) -> None:
             handle.write(data)
         os.replace(temporary, path)
     except OSError:
-        pass
+        pass  # a checkpoint only saves time: a key folder we cannot write means walking the chain again
 
 
 def follows(new: bytes, previous: bytes) -> bool:

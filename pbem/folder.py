@@ -113,6 +113,6 @@ def _sync_dir(folder: Path) -> None:
     try:
         os.fsync(fd)
     except OSError:
-        pass
+        pass  # some file systems cannot fsync a directory; the rename itself has already happened
     finally:
         os.close(fd)

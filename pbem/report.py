@@ -335,7 +335,7 @@ def stylesheet(ruleset_folder: str) -> str:
     try:
         parts.append(env.loader.get_source(env, f"{ruleset_folder}/style.css")[0])  # type: ignore[union-attr]
     except jinja2.TemplateNotFound:
-        pass
+        pass  # a ruleset may ship no style sheet of its own: the shared one serves
     return "\n".join(parts)
 
 
