@@ -3,9 +3,12 @@
 Both players' keys are fixed (derived from a label), and so are the game id,
 the set-up nonces and the files' times, so a game is a pure function of its
 scenario, seed and length: the dice come from the reveal chains, which come
-from the keys. The demo player's choices (`ruleset.choose`, seeded) play
-both sides. Games are kept under a cache folder (PBEM_BENCH_CACHE, default
-$TMPDIR/pbem-bench), keyed by the installed code, and made again only when missing.
+from the keys. The demo player's choices (`ruleset.choose`, seeded per file)
+play both sides. Games are kept under a cache folder (PBEM_BENCH_CACHE,
+default $TMPDIR/pbem-bench), keyed by the rules data, and made again only
+when missing. Every file's choices, nonces and time depend only on the seed
+and the file's number, so a game whose making was interrupted carries on
+where it stopped and ends as if it never had.
 
     python bench/games.py actium 2000     # make (or find) the game, print its folder
 """
@@ -33,7 +36,7 @@ from pbem.demo import choose_orders
 
 RULESET = "war-galley"
 START_TIME = 1_800_000_000  # the first file's time; each file one minute later
-FORMAT = "2"  # bump when the way games are made changes, so old caches are not reused
+FORMAT = "3"  # bump when the way games are made changes, so old caches are not reused
 
 
 class _PlayOn:
@@ -76,18 +79,21 @@ def fixed_key(name: str, folder: Path) -> ids.Identity:
 
 
 class _FixedRandomness:
-    """Stands in for `referee.secrets` and `referee.now` while a bench game is made."""
+    """Stands in for `referee.secrets` and `referee.now` while a bench game is made: what it gives
+    depends on the number of the file being written (`at`), never on what came before in this process."""
 
     def __init__(self, label: str) -> None:
-        self.label, self.count, self.clock = label, 0, START_TIME
+        self.label, self.file, self.count = label, 0, 0
+
+    def at(self, file: int) -> None:
+        self.file, self.count = file, 0
 
     def token_hex(self, nbytes: int = 32) -> str:
         self.count += 1
-        return hashlib.sha256(f"{self.label} {self.count}".encode()).hexdigest()[: 2 * nbytes]
+        return hashlib.sha256(f"{self.label} {self.file} {self.count}".encode()).hexdigest()[: 2 * nbytes]
 
     def now(self) -> int:
-        self.clock += 60
-        return self.clock
+        return START_TIME + 60 * self.file
 
 
 def game_dir(scenario: str, files: int, seed: int) -> Path:
@@ -109,8 +115,7 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
     if (where / "complete").exists():
         return where
     shutil.rmtree(where, ignore_errors=True)
-    work = where.with_name(where.name + ".making")
-    shutil.rmtree(work, ignore_errors=True)
+    work = where.with_name(where.name + ".making")  # kept if interrupted: the next call carries on
     keys = {"host": work / "keys" / "alice", "guest": work / "keys" / "bob"}
     me = {"host": fixed_key("alice", keys["host"]), "guest": fixed_key("bob", keys["guest"])}
     game_folder = work / "game"
@@ -121,22 +126,27 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
         ruleset = rulesets.find(RULESET)
         sides = next(i.sides for i in ruleset.scenarios() if i.name == scenario)
         game_id = hashlib.sha256(f"pbem-bench {scenario} {seed}".encode()).hexdigest()[:32]
-        invite = referee.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
-        invite_path = session.start(work / "invite", invite)
-        session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
-        shutil.rmtree(work / "invite")
-        chooser = random.Random(seed)
-        role = "host"
+        if not (game_folder.exists() and folders.game_files(game_folder)):
+            shutil.rmtree(work / "invite", ignore_errors=True)
+            shutil.rmtree(game_folder, ignore_errors=True)
+            fixed.at(0)
+            invite = referee.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
+            invite_path = session.start(work / "invite", invite)
+            fixed.at(1)
+            session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
+            shutil.rmtree(work / "invite")
         while True:
             game = referee.load(game_folder)
             if game.finished() or len(game.files) >= files:
                 break
+            role = game.next_author
+            fixed.at(len(game.files))
+            chooser = random.Random(f"{seed} {len(game.files)}")
             view = referee.outlook(game, me[role])
             orders = choose_orders(_PlayOn(ruleset), view.resolution.state, game.player(role).side, chooser)
             session.move(game_folder, me[role], orders, "", keys[role])
             if len(game.files) % 100 == 0:
                 print(f"  {scenario}: {len(game.files)} files", file=sys.stderr, flush=True)
-            role = "guest" if role == "host" else "host"
     finally:
         referee.secrets, referee.now = saved  # type: ignore[assignment]
     (work / "complete").write_text(f"{len(folders.game_files(game_folder))}\n")
