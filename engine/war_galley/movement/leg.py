@@ -12,7 +12,7 @@ of the step kinds are in `engine.war_galley.movement.manoeuvres`; `engine.war_ga
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 import msgspec
@@ -24,6 +24,7 @@ from engine.war_galley.map_and_galleys.charts import Charts, Fixed
 from engine.war_galley.map_and_galleys.charts.modifiers import Movement, Sails
 from engine.war_galley.map_and_galleys.galley import End, Galley, GalleyId, GalleyType
 from engine.war_galley.map_and_galleys.hexes import Hex
+from engine.war_galley.map_and_galleys.occupancy import occupancy
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.speed import Limit, Wind, maximum_barred, speed_limit
@@ -57,7 +58,7 @@ class Surroundings(msgspec.Struct, frozen=True):
     """
 
     board: Board
-    occupied: dict[Hex, GalleyId]
+    occupied: Mapping[Hex, GalleyId]  # read-only: shared by every asker of one battlefield
     enemy_near: frozenset[Hex]
     wind: Wind | None = None
     turn: int = 1
@@ -71,25 +72,15 @@ class Surroundings(msgspec.Struct, frozen=True):
 
 
 def surroundings(
-    board: Board, galleys: Iterable[Galley], mover: Galley, wind: Wind | None = None, turn: int = 1,
+    board: Board, galleys: Collection[Galley], mover: Galley, wind: Wind | None = None, turn: int = 1,
     charts: Charts | None = None,
 ) -> Surroundings:
     """The surroundings of `mover` among `galleys` (it may be among them).
 
-    Asked for every galley at every step of every check, so the hexes next to
-    each galley come from its (immutable, cached) position, not a fresh search."""
-    occupied: dict[Hex, GalleyId] = {}
-    near: list[frozenset[Hex]] = []
-    me, side = mover.id, mover.controller
-    for other in galleys:
-        position = other.position
-        if position is None or other.id == me:
-            continue
-        for h in position.hexes:
-            occupied[h] = other.id
-        if other.controller is not side:
-            near.append(position.near)
-    enemy_near = frozenset().union(*near)
+    Asked for every galley at every step of every check, mostly of a battlefield
+    asked about a moment before, so the hexes come from that battlefield's kept
+    index (`engine.war_galley.map_and_galleys.occupancy`), not a fresh scan."""
+    occupied, enemy_near = occupancy(galleys).around(mover)
     return Surroundings(board, occupied, enemy_near, wind, turn, charts)
 
 
