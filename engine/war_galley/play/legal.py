@@ -124,8 +124,8 @@ def transfers(state: GameState, side: str) -> list[Transfer]:
 
 def activations(state: GameState, due: Due) -> list[AnyDecision]:
     out: list[AnyDecision] = []
+    options = _Options(state, due.side)  # one per listing: it depends only on the state and the side
     for key, also in allowed(state, due.side):
-        options = _Options(state, due.side)
         for variant in range(3):
             decision = scenario_play.with_entries(state, _activation(state, due.side, key, also, variant, options),
                                                   variant)
