@@ -18,6 +18,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.reactions import ReactionOrders
 from engine.war_galley.manpower_combat.devices import NO_DEVICES, Devices
@@ -29,6 +30,7 @@ from engine.war_galley.map_and_galleys.hexes import Hex
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.rulesdata import RulesData, parse
 from engine.war_galley.movement.speed import Wind
+from engine.war_galley.turn.deploy_tasks import DeployGroup as DeployGroup, DeployTask as DeployTask, Zone as Zone
 
 
 def galley_key(galley_id: GalleyId) -> tuple[str, str, int]:
@@ -135,43 +137,6 @@ class Squadron(msgspec.Struct, frozen=True):
     @property
     def individual(self) -> bool:
         return self.commander is None and not self.leaderless
-
-
-class Zone(msgspec.Struct, frozen=True):
-    """A free deployment zone (scenario `zone`): printed columns and rows, sheet, facings."""
-
-    columns: tuple[int, int] | None = None
-    rows: tuple[int, int] | None = None
-    sheet: str | None = None
-    bow_hexes: tuple[str, ...] = ()
-    facings: tuple[int, ...] = ()
-    bow_only: bool = False
-    stern_offmap: bool = False
-
-
-class DeployGroup(msgspec.Struct, frozen=True):
-    """One deployment group a player still has to place (galleys to slots or a zone, commanders)."""
-
-    name: str
-    galleys: tuple[GalleyId, ...]  # the galleys the player places
-    slots: tuple[Position, ...] = ()  # assign = "player": the book's positions
-    zone: Zone | None = None
-    commanders: tuple[str, ...] = ()  # to put on any galley of the group
-    aboard: tuple[GalleyId, ...] = ()  # galleys of the group already placed, for commanders
-    count: int = 0  # how many of `galleys` the player places now
-    # How many more of `galleys` wait off the map (`off`, `behind GALLEY`, `enter HEX`); -1: any number
-    # (tournament play, 10.0: the Initiative Player may bring his fleet in on the first turn).
-    offmap: int = 0
-    commander_at: tuple[tuple[str, Hex], ...] = ()  # a commander fixed to the galley in that hex
-    constraints: tuple[str, ...] = ()  # relational zone rules (engine.war_galley.battles.zones)
-    params: dict[str, Any] = {}
-    entry: tuple[Hex, ...] = ()  # the edge hexes off-map galleys of this group enter by
-
-
-class DeployTask(msgspec.Struct, frozen=True):
-    side: str
-    groups: tuple[DeployGroup, ...]
-    anywhere: tuple[str, ...] = ()  # commanders placed on any galley of the side
 
 
 class EntryQueue(msgspec.Struct, frozen=True):
@@ -336,6 +301,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         """Galleys by id, made once per (immutable) state; the first of a repeated id, as a scan finds it."""
         return {g.id: g for g in reversed(self.galleys)}
 
+    @cached_property
+    def _galley_slots(self) -> dict[GalleyId, int]:
+        """Where each galley stands in `galleys`, for with_galley; empty if an id is listed twice."""
+        slots = {g.id: slot for slot, g in enumerate(self.galleys)}
+        return slots if len(slots) == len(self.galleys) else {}
+
     def galleys_of(self, side: str) -> Iterator[Galley]:
         """The galleys `side` controls that are on the map."""
         colour = self.side(side).colour
@@ -383,7 +354,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     # --- updates ---
 
     def with_galley(self, galley: Galley) -> GameState:
-        return replace(self, galleys=tuple(galley if g.id == galley.id else g for g in self.galleys))
+        gid = galley.id
+        slot = self._galley_slots.get(gid)
+        if slot is None:  # not listed, or listed twice: every copy is replaced
+            return replace(self, galleys=tuple(galley if g.id == gid else g for g in self.galleys))
+        galleys = self.galleys
+        new = replace(self, galleys=(*galleys[:slot], galley, *galleys[slot + 1 :]))
+        # The same ids in the same slots: the new state's lookups are this one's, one galley changed,
+        # so a run of with_galley calls pays for one index, not one scan each.
+        new.__dict__["_galley_slots"] = self._galley_slots
+        index = self.__dict__.get("_galley_index")
+        if index is not None:
+            new.__dict__["_galley_index"] = {**index, gid: galley}
+        return new
 
     def with_commander(self, commander: CommanderState) -> GameState:
         return replace(
@@ -448,12 +431,17 @@ def _encoded_galleys_array(galleys: tuple[Galley, ...]) -> msgspec.Raw:
     return msgspec.Raw(b"[" + b",".join(parts) + b"]")
 
 
+@by_identity(4)
+def _pinned(rules: RulesData) -> RulesData:
+    """The rules data as the encoding carries it, its hash: worked out once per game, not per state."""
+    return RulesData(charts=rules.sha256, commanders="", counters="")
+
+
 def encode_state(state: GameState) -> bytes:
     """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
-    pinned = RulesData(charts=state.rules.sha256, commanders="", counters="")
     galleys = _encoded_galleys_array(state.galleys)
-    return _encoder.encode(replace(state, rules=pinned, galleys=galleys, record=_sorted_struct(state.record),
-                                   devices=_sorted_struct(state.devices)))
+    return _encoder.encode(replace(state, rules=_pinned(state.rules), galleys=galleys,
+                                   record=_sorted_struct(state.record), devices=_sorted_struct(state.devices)))
 
 
 def _typed(kind: type, value: Any) -> Any:
@@ -473,7 +461,7 @@ def decode_state(data: bytes, rules: RulesData) -> GameState:
     so `encode_state(decode_state(b, rules)) == b` and the state equals the one encoded.
     """
     state = _decoder.decode(data)
-    if state.rules.charts != rules.sha256:
+    if state.rules.charts != _pinned(rules).charts:
         raise ValueError("the state was encoded with other rules data")
     return replace(state, rules=rules)
 
