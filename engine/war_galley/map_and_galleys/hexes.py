@@ -60,7 +60,7 @@ _STEPS: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = (
 )
 
 
-class Hex(msgspec.Struct, frozen=True, order=True, array_like=True):
+class Hex(msgspec.Struct, frozen=True, order=True, array_like=True, cache_hash=True):
     """A hex of the global grid: column and row (a one-sheet map's `CCRR`)."""
 
     col: int

@@ -56,7 +56,7 @@ class Occupancy:
     wins" then depends on the order, which a patch does not keep).
     """
 
-    __slots__ = ("galleys", "placed", "filled", "plain", "_enemy_near", "_views")
+    __slots__ = ("galleys", "placed", "filled", "plain", "_enemy_near", "_views", "_hexes")
 
     def __init__(self, galleys: tuple[Galley, ...], placed: dict[GalleyId, tuple[Position, Colour]],
                  filled: dict[Hex, GalleyId], plain: bool,
@@ -65,6 +65,7 @@ class Occupancy:
         self.placed, self.filled, self.plain = placed, filled, plain
         self._enemy_near = enemy_near if enemy_near is not None else {}
         self._views: dict[tuple[GalleyId, Colour], Around] = {}  # a mover asks again at every step
+        self._hexes: frozenset[Hex] | None = None
 
     @classmethod
     def build(cls, galleys: tuple[Galley, ...]) -> Occupancy:
@@ -112,6 +113,12 @@ class Occupancy:
         # A side's enemy hexes stand while only that side's galleys changed (a mover and its friends).
         kept = {side: near for side, near in self._enemy_near.items() if touched <= {side}}
         return Occupancy(galleys, placed, filled, False, kept)
+
+    def hexes(self) -> frozenset[Hex]:
+        """Every hex a galley fills (8.46: ships block lines), worked out when first asked."""
+        if self._hexes is None:
+            self._hexes = frozenset(self.filled)  # every listed hex, whoever the scan would name
+        return self._hexes
 
     def enemy_near(self, side: Colour) -> frozenset[Hex]:
         """Every hex next to a galley controlled by anyone but `side` (6.21, 6.35), worked out when first asked."""

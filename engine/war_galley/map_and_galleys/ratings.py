@@ -15,6 +15,10 @@ import msgspec
 class SpeedSide(enum.Enum):
     """Which side of the counter is up (6.11)."""
 
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python-level, and
+    # speed limits are kept by side). No rule may depend on a set's order.
+    __hash__ = object.__hash__
+
     CRUISE = "cruise"
     MAXIMUM = "max"
 

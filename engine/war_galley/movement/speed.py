@@ -13,6 +13,7 @@ import math
 
 import msgspec
 
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyType
 from engine.war_galley.map_and_galleys.hexes import Direction
 from engine.war_galley.map_and_galleys.ratings import Ratings, SpeedSide
@@ -95,6 +96,13 @@ def speed_limit(
     lower, 6.21); `facing` its facing then (6.22: the wind at the start of its
     turn). Both default to the galley's present state.
     """
+    return _limit(galley, side, wind, sails_up, facing)
+
+
+@by_identity(32)
+def _limit(galley: Galley, side: SpeedSide, wind: Wind | None, sails_up: bool | None, facing: int | None) -> Limit:
+    # Kept for the last few galleys (immutable): every step check of a plan asks again, and the
+    # answer's reasons are text naming the galley, costly to write each time.
     up = galley.sails_up if sails_up is None else sails_up
     if galley.position is None:
         return Limit(0, "9.1", f"{galley.id} is not on the map")
