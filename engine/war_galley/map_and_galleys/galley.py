@@ -19,6 +19,7 @@ import re
 import msgspec
 
 from engine.errors import NotationError, RulesDataError
+from engine.memo import kept_property
 from engine.war_galley.map_and_galleys.position import Position, Side
 from engine.war_galley.map_and_galleys.ratings import Ratings, SpeedSide
 
@@ -150,11 +151,13 @@ class MoveRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     wind: int = 0
 
 
-class Galley(msgspec.Struct, frozen=True, kw_only=True):
+class Galley(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     """One galley counter and every marker on it.
 
     `position` is None when the galley is not on the map (not yet entered,
-    exited, sunk); `removed` says why it left.
+    exited, sunk); `removed` says why it left. `dict=True` gives the struct a
+    place for kept properties (`controller`); they are not fields: not
+    encoded, not compared.
     """
 
     id: GalleyId
@@ -185,10 +188,10 @@ class Galley(msgspec.Struct, frozen=True, kw_only=True):
             size = "double" if self.ratings.double else "single"
             raise RulesDataError(f"{self.id} is a {size} counter; its position says otherwise")
 
-    @property
+    @kept_property
     def controller(self) -> Colour:
         """The side that moves it: a Captured galley changes hands (8.25), a Recaptured one returns."""
-        # Asked hundreds of thousands of times a game: module constants, not Enum class lookups.
+        # Asked hundreds of times of each galley (kept on it) and of thousands of galleys a game.
         colour = self.id.colour
         return colour if self.capture is not _CAPTURED else _OTHER[colour]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import enum
 import re
-from functools import cached_property
 
 import msgspec
 
 from engine.errors import NotationError
+from engine.memo import kept_property
 from engine.war_galley.map_and_galleys.hexes import (
     DIRECTIONS,
     SINGLE_SHEET,
@@ -71,7 +71,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
 
     The geometry below is asked millions of times a game of a few thousand
     positions, so each is worked out once per (immutable) position and kept
-    on it (`dict=True` gives the struct a place for cached properties; they
+    on it (`dict=True` gives the struct a place for kept properties; they
     are not fields: not encoded, not compared).
     """
 
@@ -79,12 +79,12 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
     facing: Direction
     double: bool = True
 
-    @cached_property
+    @kept_property
     def stern(self) -> Hex:
         """The stern hex of a double counter; a single counter's one hex."""
         return neighbour(self.bow, self.facing + 3) if self.double else self.bow
 
-    @cached_property
+    @kept_property
     def hexes(self) -> tuple[Hex, ...]:
         """The hexes the counter fills, bow first."""
         return (self.bow, self.stern) if self.double else (self.bow,)
@@ -111,7 +111,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
             return neighbour(self.bow, d + 2 * s)
         return neighbour(self.stern, d + 2 * s)  # stern/flank
 
-    @cached_property
+    @kept_property
     def _around(self) -> dict[tuple[Around, Side | None], Hex]:
         return {(where, side): h for where, side, h in self.surrounding()}
 
@@ -119,7 +119,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         """Every hex around the galley with what it is to the galley (4.2)."""
         return self._surrounding
 
-    @cached_property
+    @kept_property
     def _surrounding(self) -> tuple[tuple[Around, Side | None, Hex], ...]:
         kinds: list[tuple[Around, Side | None]] = [(Around.BOW, None)]
         kinds += [(Around.BOW_FLANK, s) for s in SIDES]
@@ -129,7 +129,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         kinds.append((Around.STERN, None))
         return tuple((where, side, self._work_out(where, side)) for where, side in kinds)
 
-    @cached_property
+    @kept_property
     def near(self) -> frozenset[Hex]:
         """Every neighbour of any of the galley's hexes (for a double counter: its own two as well)."""
         return frozenset(n for h in self.hexes for n in neighbours(h))
@@ -138,7 +138,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         """The hexes adjacent to any hex of the galley, its own excluded."""
         return self._adjacent
 
-    @cached_property
+    @kept_property
     def _adjacent(self) -> frozenset[Hex]:
         return frozenset(h for _, _, h in self.surrounding())
 
