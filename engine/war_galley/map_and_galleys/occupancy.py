@@ -89,6 +89,11 @@ class Occupancy:
         mine = self.galleys
         if self.plain or any(galleys[i].id != mine[i].id for i in changed):
             return Occupancy.build(galleys)
+        moved = {g.id for i in changed for g in (mine[i], galleys[i]) if g.position is not None}
+        if not moved:  # only galleys off the map changed: every hex and every view stands
+            same = Occupancy(galleys, self.placed, self.filled, False, dict(self._enemy_near))
+            same._views, same._hexes = dict(self._views), self._hexes
+            return same
         placed, filled = self.placed.copy(), self.filled.copy()
         touched: set[Colour] = set()  # the controllers whose galleys moved, came or went
         for i in changed:
@@ -112,7 +117,13 @@ class Occupancy:
             touched.add(controller)
         # A side's enemy hexes stand while only that side's galleys changed (a mover and its friends).
         kept = {side: near for side, near in self._enemy_near.items() if touched <= {side}}
-        return Occupancy(galleys, placed, filled, False, kept)
+        patched = Occupancy(galleys, placed, filled, False, kept)
+        if len(moved) == 1:
+            # A mover's view is every other galley: it stands while only the mover itself has moved
+            # (a plan's steps, one after another).
+            (gid,) = moved
+            patched._views = {key: view for key, view in self._views.items() if key[0] == gid}
+        return patched
 
     def hexes(self) -> frozenset[Hex]:
         """Every hex a galley fills (8.46: ships block lines), worked out when first asked."""
