@@ -437,11 +437,26 @@ def _pinned(rules: RulesData) -> RulesData:
     return RulesData(charts=rules.sha256, commanders="", counters="")
 
 
+# Parts most files leave as they were (the same objects, handed on by replace): their bytes are kept
+# by identity too, the last value of each, and embedded as they are.
+_STEADY = ("sides", "board", "commanders", "squadrons", "deploy", "extra", "devices")
+_steady: dict[str, tuple[Any, msgspec.Raw]] = {}
+
+
+def _steady_bytes(name: str, value: Any) -> msgspec.Raw:
+    hit = _steady.get(name)
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    raw = msgspec.Raw(_encoder.encode(_sorted_struct(value) if name == "devices" else value))
+    _steady[name] = (value, raw)  # holding the value keeps its id its own
+    return raw
+
+
 def encode_state(state: GameState) -> bytes:
     """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
-    galleys = _encoded_galleys_array(state.galleys)
-    return _encoder.encode(replace(state, rules=_pinned(state.rules), galleys=galleys,
-                                   record=_sorted_struct(state.record), devices=_sorted_struct(state.devices)))
+    steady = {name: _steady_bytes(name, getattr(state, name)) for name in _STEADY}
+    return _encoder.encode(replace(state, rules=_pinned(state.rules), galleys=_encoded_galleys_array(state.galleys),
+                                   record=_sorted_struct(state.record), **steady))
 
 
 def _typed(kind: type, value: Any) -> Any:
