@@ -107,7 +107,7 @@ def check_individual(state: GameState, decision: Individual) -> dict[bool, GameS
 def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tuple[GameState, list[Event]]:
     if not uses_shortcut(decision):
         return activation.apply_individual(state, decision, dice)
-    check_individual(state, decision)
+    outcomes = check_individual(state, decision)
     # Dice from here on: the alternative was checked against the state this result leaves.
     plain = Individual(side=decision.side, galley=decision.galley)
     state, events = activation.apply_individual(state, plain, dice)
@@ -115,7 +115,13 @@ def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tupl
     chosen = decision.if_free if free else decision.if_held
     if chosen is None:
         return state, events
-    state, more = activate(state, chosen, dice)
+    checked = outcomes.get(free)
+    if checked is not None and checked == state:
+        # The very state the alternative was checked against (equal to the die's): go on from it
+        # without checking the activation again.
+        state, more = activate(checked, chosen, dice, checked=True)
+    else:
+        state, more = activate(state, chosen, dice)
     return state, [*events, *more]
 
 
@@ -134,10 +140,11 @@ def check_board(state: GameState, decision: Activate) -> None:
             raise IllegalOrder("8.21", f"then board: {party.target} is not an enemy galley")
 
 
-def activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
-    """An activation (engine.war_galley.turn.scenario_play), then the Boarding Segment it declared, if any."""
+def activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
+    """An activation (engine.war_galley.turn.scenario_play), then the Boarding Segment it declared, if any;
+    `checked`: `_check_alternative` has just passed it on this very state."""
     check_board(state, decision)
-    state, events = scenario_play.activate(state, plain(decision), dice)  # type: ignore[arg-type]
+    state, events = scenario_play.activate(state, plain(decision), dice, checked=checked)  # type: ignore[arg-type]
     if decision.board is None:
         return state, events
     side = decision.side

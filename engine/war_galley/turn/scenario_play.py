@@ -89,7 +89,9 @@ def acceptable(state: GameState, decision: Activate) -> bool:
     return True
 
 
-def activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameState, list[Event]]:
+def activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
+    """The activation from `state`; `checked`: the caller has just run `check_activate` on the state
+    `check` returns for this very state (the check is pure: running it twice only costs time)."""
     begun = hooks.begin(state, decision, dice)
     if begun is not None:
         return begun
@@ -97,7 +99,8 @@ def activate(state: GameState, decision: Activate, dice: Dice) -> tuple[GameStat
     before = state
     start = check(state, decision)
     entering = [g for g in (p.galley for p in decision.plans) if entry.queue_of(state, g) is not None]
-    activation.check_activate(start, decision)  # everything before the first die
+    if not checked:
+        activation.check_activate(start, decision)  # everything before the first die
     state, events = activation.apply_activate(start, decision, dice, checked=True)
     for gid in entering:
         state = entry.settle(state, gid)

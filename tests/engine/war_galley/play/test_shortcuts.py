@@ -59,6 +59,19 @@ def test_an_alternative_is_checked_before_the_die_against_the_state_its_result_l
         play.apply(state, Individual(side="rome", galley=g("R5-53"), if_free=other), ForcedDice())
 
 
+@pytest.mark.parametrize(("face", "free"), [(3, True), (4, False)])
+def test_the_shortcut_leaves_what_deciding_after_the_die_leaves(face: int, free: bool) -> None:
+    """The chosen alternative goes on from the state it was checked against, without a second check:
+    the same state and events as the two decisions a player without the shortcut would send."""
+    state = individual_phase(G5_14="3014-3013")
+    shortcut, events = decide(state, Individual(side="rome", galley=g("R5-53"), if_free=FREE, if_held=HELD), face)
+    after, first = decide(state, Individual(side="rome", galley=g("R5-53")), face)
+    assert crew_checked(first) is free
+    after, then = decide(after, FREE if free else HELD)
+    assert shortcut == after
+    assert events == first + then
+
+
 def test_a_missing_alternative_is_decided_after_the_die_as_without_the_shortcut() -> None:
     state = individual_phase(G5_14="3017-3016")
     state, events = decide(state, Individual(side="rome", galley=g("R5-53"), if_free=HELD), 4)  # held
