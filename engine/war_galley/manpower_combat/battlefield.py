@@ -16,7 +16,7 @@ from engine.events import Event
 from engine.war_galley.manpower_combat.devices import NO_DEVICES, Devices
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
-from engine.war_galley.map_and_galleys.occupancy import occupancy
+from engine.war_galley.map_and_galleys.contact import occupied_hexes
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, format_galley_id
 from engine.war_galley.map_and_galleys.hexes import Hex
 
@@ -40,7 +40,7 @@ class Field(NamedTuple):
 
     def occupied(self) -> frozenset[Hex]:
         """Every hex a galley fills (8.46: ships block lines)."""
-        return occupancy(self.galleys.values()).hexes()  # kept: asked for every line of fire
+        return occupied_hexes([g.position for g in self.galleys.values() if g.position is not None])
 
     def with_galleys(self, changed: Iterable[Galley]) -> Field:
         updated = dict(self.galleys)

@@ -56,7 +56,7 @@ class Occupancy:
     wins" then depends on the order, which a patch does not keep).
     """
 
-    __slots__ = ("galleys", "placed", "filled", "plain", "_enemy_near", "_views", "_hexes")
+    __slots__ = ("galleys", "placed", "filled", "plain", "_enemy_near", "_views")
 
     def __init__(self, galleys: tuple[Galley, ...], placed: dict[GalleyId, tuple[Position, Colour]],
                  filled: dict[Hex, GalleyId], plain: bool,
@@ -65,7 +65,6 @@ class Occupancy:
         self.placed, self.filled, self.plain = placed, filled, plain
         self._enemy_near = enemy_near if enemy_near is not None else {}
         self._views: dict[tuple[GalleyId, Colour], Around] = {}  # a mover asks again at every step
-        self._hexes: frozenset[Hex] | None = None
 
     @classmethod
     def build(cls, galleys: tuple[Galley, ...]) -> Occupancy:
@@ -92,7 +91,7 @@ class Occupancy:
         moved = {g.id for i in changed for g in (mine[i], galleys[i]) if g.position is not None}
         if not moved:  # only galleys off the map changed: every hex and every view stands
             same = Occupancy(galleys, self.placed, self.filled, False, dict(self._enemy_near))
-            same._views, same._hexes = dict(self._views), self._hexes
+            same._views = dict(self._views)
             return same
         placed, filled = self.placed.copy(), self.filled.copy()
         touched: set[Colour] = set()  # the controllers whose galleys moved, came or went
@@ -124,12 +123,6 @@ class Occupancy:
             (gid,) = moved
             patched._views = {key: view for key, view in self._views.items() if key[0] == gid}
         return patched
-
-    def hexes(self) -> frozenset[Hex]:
-        """Every hex a galley fills (8.46: ships block lines), worked out when first asked."""
-        if self._hexes is None:
-            self._hexes = frozenset(self.filled)  # every listed hex, whoever the scan would name
-        return self._hexes
 
     def enemy_near(self, side: Colour) -> frozenset[Hex]:
         """Every hex next to a galley controlled by anyone but `side` (6.21, 6.35), worked out when first asked."""
