@@ -31,7 +31,8 @@ from engine.war_galley.play import dispatch as play
 # the methods that use them: a `status` or `move` needs none of them (issue 16, start-up cost).
 from engine.war_galley.turn import references, sequence
 from engine.war_galley.turn.decisions import from_json, to_json
-from engine.war_galley.turn.state import GameState, decode_state, encode_state
+from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state_bytes import decode_state, encode_state
 
 TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 

@@ -19,6 +19,7 @@ corner"); only ships block a line (8.46), land does not.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from itertools import chain
 from typing import NamedTuple
 
 from engine.war_galley.map_and_galleys.hexes import DIRECTIONS, Hex, neighbour
@@ -130,7 +131,7 @@ def clear_hexes_between(
 
 
 def occupied_hexes(positions: Collection[Position]) -> frozenset[Hex]:
-    return frozenset(h for p in positions for h in p.hexes)
+    return frozenset(chain.from_iterable([p.hexes for p in positions]))  # no generator frame per hex
 
 
 def shifted(position: Position, direction: int) -> Position:

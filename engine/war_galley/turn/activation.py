@@ -26,6 +26,7 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.charts import double_activation, individual_activation_free, orders_confusion
 from engine.war_galley.map_and_galleys.galley import GalleyId, Removal
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
@@ -69,9 +70,11 @@ class CrewChecked(Event, frozen=True, kw_only=True):
     free: bool
 
 
-def squadrons_left(state: GameState, side: str, individual: bool) -> list[Squadron]:
-    return [s for s in state.squadrons
-            if s.side == side and s.individual == individual and s.key not in state.activated]
+@by_identity(8)
+def squadrons_left(state: GameState, side: str, individual: bool) -> tuple[Squadron, ...]:
+    """The side's squadrons of the kind not yet activated this turn (asked again and again of one state)."""
+    return tuple(s for s in state.squadrons
+                 if s.side == side and s.individual == individual and s.key not in state.activated)
 
 
 def _admiral_squadron(state: GameState, admiral: CommanderState) -> Squadron | None:

@@ -18,7 +18,8 @@ from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
 from engine.war_galley.play import dispatch as play
 from engine.war_galley.play.legal import legal
 from engine.war_galley.turn import sequence
-from engine.war_galley.turn.state import GameState, encode_state
+from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state_bytes import encode_state
 
 CASES = [("tauris", 4), ("aegatian-isles", 3), ("myonessus", 3), ("catana", 2), ("arginusae", 2)]
 

@@ -22,7 +22,8 @@ from engine.war_galley.play import dispatch as play
 from engine.war_galley.play.legal import legal
 from engine.war_galley.turn import sequence
 from engine.war_galley.turn.decisions import Activate, AnyDecision, Boarding
-from engine.war_galley.turn.state import GameState, encode_state
+from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state_bytes import encode_state
 
 from .test_fuzz import SeededDice
 

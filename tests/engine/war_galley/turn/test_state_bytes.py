@@ -14,14 +14,16 @@ from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
 from engine.war_galley.play import dispatch as play
 from engine.war_galley.play.legal import legal
 from engine.war_galley.turn import sequence
-from engine.war_galley.turn import state as states
+from engine.war_galley.turn import state_bytes as states
+from engine.war_galley.turn.state import GameState
 from tests.engine.war_galley.test_fuzz import SeededDice
 
 
-def cold(state: states.GameState) -> bytes:
+def cold(state: GameState) -> bytes:
     """The state's bytes with nothing kept from earlier states."""
     states._steady.clear()
     states._encoded_galleys.clear()
+    states._last_array.clear()
     return states.encode_state(state)
 
 

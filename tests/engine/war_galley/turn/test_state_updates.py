@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from engine.war_galley.map_and_galleys.galley import Capture
-from engine.war_galley.turn.state import GameState, encode_state
+from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state_bytes import encode_state
 from tests.engine.war_galley.game_support import skirmish
 
 BASE = skirmish()
