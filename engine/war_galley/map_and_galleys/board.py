@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from functools import cached_property
 
 import msgspec
 
+from engine.memo import kept_property
 from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET, Hex, MapSpec, neighbours
 
 
@@ -56,7 +56,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     def is_sea(self, h: Hex) -> bool:
         return h in self._sea
 
-    @cached_property
+    @kept_property
     def _sea(self) -> frozenset[Hex]:
         """The sea hexes (on the map, not land), made once per board: `is_sea` is asked millions of times.
         Every state decoded from bytes has a board of its own, equal to the others: they share one answer."""

@@ -25,11 +25,11 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator
-from functools import cached_property
 
 import msgspec
 
 from engine.errors import NotationError, RulesDataError
+from engine.memo import kept_property
 
 
 class Direction(enum.IntEnum):
@@ -279,7 +279,7 @@ class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         """Whether global hex `h` is on the map."""
         return h in self._on_map
 
-    @cached_property
+    @kept_property
     def _on_map(self) -> frozenset[Hex]:
         """Every hex some sheet shows (`hexes()` as a set, made once per map)."""
         return frozenset(self.hexes())

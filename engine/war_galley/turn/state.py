@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from functools import cached_property
 
 import msgspec
 from msgspec.structs import replace
 
 from engine.events import Event
+from engine.memo import kept_property
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.reactions import ReactionOrders
 from engine.war_galley.manpower_combat.devices import NO_DEVICES, Devices
@@ -292,12 +292,12 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def has_galley(self, galley_id: GalleyId) -> bool:
         return galley_id in self._galley_index
 
-    @cached_property
+    @kept_property
     def _galley_index(self) -> dict[GalleyId, Galley]:
         """Galleys by id, made once per (immutable) state; the first of a repeated id, as a scan finds it."""
         return {g.id: g for g in reversed(self.galleys)}
 
-    @cached_property
+    @kept_property
     def _galley_slots(self) -> dict[GalleyId, int]:
         """Where each galley stands in `galleys`, for with_galley; empty if an id is listed twice."""
         slots = {g.id: slot for slot, g in enumerate(self.galleys)}
