@@ -95,6 +95,25 @@ def by_id(galleys: Iterable[Galley]) -> list[Galley]:
     return sorted(galleys, key=lambda g: id_key(g.id))
 
 
+def enemies_near(battlefield: Battlefield, mover: Galley) -> list[Galley]:
+    """The enemy galleys on the map with a hex next to one of `mover`'s, by id: every galley that can be
+    `adjacent` to it (touching) and perhaps a few that overlap it (being passed through, 7.24).
+
+    Only these can avoid it (6.51), ram it in reaction (6.7: the reacting galley's bow is next to the
+    Bow hex the mover entered) or fire back at it (8.42), so the reactions look no further: sorting every
+    galley on the map after every step was once most of a replay's time. The set test comes first: it
+    rules out nearly every galley.
+    """
+    position = mover.position
+    if position is None:
+        return []
+    near, me, side = position.near, mover.id, mover.controller
+    found = [other for other in battlefield.values()
+             if other.position is not None and not near.isdisjoint(other.position.hexes)
+             and other.id != me and other.controller is not side]
+    return by_id(found) if len(found) > 1 else found
+
+
 # --- who may ram ---------------------------------------------------------------
 
 
