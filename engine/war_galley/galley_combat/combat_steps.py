@@ -203,9 +203,48 @@ def _at(galley: Galley, leg: Leg) -> Galley:
     return replace(galley, position=leg.position, sails_up=leg.sails_up)
 
 
+class _Kept(NamedTuple):
+    """A mover as `_mover` made it, and what it was made of (held, so that no id is reused meanwhile)."""
+
+    ctx: _Context
+    others: tuple[Galley, ...]  # every galley of the field but the mover, in the field's order
+    mover: Mover
+
+
+# One plan is checked and run against the same other galleys several times over (the referee's check,
+# the segment's own check, the run and its every step), and the surroundings cost a pass over every
+# galley on the map: a mover is kept and reused while the galleys around it are the very same objects
+# (galleys are immutable, so the same objects are the same surroundings). A few are kept: a Ram's
+# Missed continuation checks against the field without its target in between.
+_KEEP = 4
+_kept: list[_Kept] = []
+
+
+def _same(kept: _Kept, ctx: _Context, field: Mapping[GalleyId, Galley]) -> bool:
+    was = kept.ctx
+    if not (was.start is ctx.start and was.board is ctx.board and was.charts is ctx.charts
+            and was.options.wind == ctx.options.wind and was.options.turn == ctx.options.turn):
+        return False
+    others, me, count = kept.others, ctx.start.id, 0
+    for galley in field.values():
+        if galley.id == me:
+            continue
+        if count == len(others) or others[count] is not galley:
+            return False
+        count += 1
+    return count == len(others)
+
+
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
+    """The moving galley (as it began) among the others of `field`."""
+    for kept in tuple(_kept):  # a copy: the rules may run in more than one thread (pbem.paused)
+        if _same(kept, ctx, field):
+            return kept.mover
     around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
-    return Mover(around, ctx.start)
+    mover = Mover(around, ctx.start)
+    _kept.insert(0, _Kept(ctx, tuple(g for g in field.values() if g.id != ctx.start.id), mover))
+    del _kept[_KEEP:]
+    return mover
 
 
 def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:
