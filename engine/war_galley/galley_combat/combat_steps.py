@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from operator import is_
 from typing import NamedTuple
 
 import msgspec
@@ -220,29 +221,27 @@ _KEEP = 4
 _kept: list[_Kept] = []
 
 
-def _same(kept: _Kept, ctx: _Context, field: Mapping[GalleyId, Galley]) -> bool:
-    was = kept.ctx
-    if not (was.start is ctx.start and was.board is ctx.board and was.charts is ctx.charts
-            and was.options.wind == ctx.options.wind and was.options.turn == ctx.options.turn):
-        return False
-    others, me, count = kept.others, ctx.start.id, 0
-    for galley in field.values():
-        if galley.id == me:
-            continue
-        if count == len(others) or others[count] is not galley:
-            return False
-        count += 1
-    return count == len(others)
+def _others(field: Mapping[GalleyId, Galley], me: GalleyId) -> tuple[Galley, ...]:
+    """Every galley of `field` but `me`, in the field's order (built in C: this is asked at every step)."""
+    values = tuple(field.values())
+    if me not in field:
+        return values
+    at = tuple(field).index(me)
+    return values[:at] + values[at + 1:]
 
 
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
     """The moving galley (as it began) among the others of `field`."""
+    others = _others(field, ctx.start.id)
     for kept in tuple(_kept):  # a copy: the rules may run in more than one thread (pbem.paused)
-        if _same(kept, ctx, field):
+        was = kept.ctx
+        if (was.start is ctx.start and was.board is ctx.board and was.charts is ctx.charts
+                and was.options.wind == ctx.options.wind and was.options.turn == ctx.options.turn
+                and len(kept.others) == len(others) and all(map(is_, kept.others, others))):
             return kept.mover
     around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
     mover = Mover(around, ctx.start)
-    _kept.insert(0, _Kept(ctx, tuple(g for g in field.values() if g.id != ctx.start.id), mover))
+    _kept.insert(0, _Kept(ctx, others, mover))
     del _kept[_KEEP:]
     return mover
 
