@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from operator import is_
 from typing import NamedTuple
 
 import msgspec
@@ -41,6 +40,7 @@ from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.avoidance import avoidance_refusal, can_succeed
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.diekplus import clear_of_ships, pass_through_plan, passage, passed
+from engine.war_galley.galley_combat.kept import Kept
 from engine.war_galley.galley_combat.raking import rake_pass, rake_refusal
 from engine.war_galley.galley_combat.ramming import RamResult, ram_refusal
 from engine.war_galley.map_and_galleys.board import Board
@@ -204,21 +204,10 @@ def _at(galley: Galley, leg: Leg) -> Galley:
     return replace(galley, position=leg.position, sails_up=leg.sails_up)
 
 
-class _Kept(NamedTuple):
-    """A mover as `_mover` made it, and what it was made of (held, so that no id is reused meanwhile)."""
-
-    ctx: _Context
-    others: tuple[Galley, ...]  # every galley of the field but the mover, in the field's order
-    mover: Mover
-
-
 # One plan is checked and run against the same other galleys several times over (the referee's check,
-# the segment's own check, the run and its every step), and the surroundings cost a pass over every
-# galley on the map: a mover is kept and reused while the galleys around it are the very same objects
-# (galleys are immutable, so the same objects are the same surroundings). A few are kept: a Ram's
-# Missed continuation checks against the field without its target in between.
-_KEEP = 4
-_kept: list[_Kept] = []
+# the segment's own check, the run and its every step): the mover and its surroundings are kept while
+# the galleys around it are the same (a few: a Ram's Missed continuation checks without its target).
+_movers: Kept[Mover] = Kept()
 
 
 def _others(field: Mapping[GalleyId, Galley], me: GalleyId) -> tuple[Galley, ...]:
@@ -233,17 +222,14 @@ def _others(field: Mapping[GalleyId, Galley], me: GalleyId) -> tuple[Galley, ...
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
     """The moving galley (as it began) among the others of `field`."""
     others = _others(field, ctx.start.id)
-    for kept in tuple(_kept):  # a copy: the rules may run in more than one thread (pbem.paused)
-        was = kept.ctx
-        if (was.start is ctx.start and was.board is ctx.board and was.charts is ctx.charts
-                and was.options.wind == ctx.options.wind and was.options.turn == ctx.options.turn
-                and len(kept.others) == len(others) and all(map(is_, kept.others, others))):
-            return kept.mover
+    # What the surroundings and the speed limits are made of: the galley as it began, the board, the charts,
+    # the wind and the turn.
+    key = (ctx.start, ctx.board, ctx.charts, ctx.options.wind, ctx.options.turn)
+    kept = _movers.find(key, others)
+    if kept is not None:
+        return kept
     around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
-    mover = Mover(around, ctx.start)
-    _kept.insert(0, _Kept(ctx, others, mover))
-    del _kept[_KEEP:]
-    return mover
+    return _movers.keep(key, others, Mover(around, ctx.start))
 
 
 def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:
