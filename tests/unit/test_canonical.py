@@ -49,3 +49,41 @@ def test_rejects_anything_but_the_canonical_form(data: bytes, reason: str) -> No
 def test_error_names_the_file() -> None:
     with pytest.raises(MalformedFile, match="^games/000007.pbem: "):
         canonical.decode(b"{}x", "games/000007.pbem")
+
+
+# Values near the limits the shortcut relies on: integers about 2**53, nesting about MAX_DEPTH.
+edgy_values = st.recursive(
+    st.none() | st.integers(-(2**54), 2**54) | st.sampled_from([2**53 - 1, 2**53, -(2**53) + 1, -(2**53)]) | st.text(max_size=3),
+    lambda children: st.lists(children, max_size=2) | st.dictionaries(st.text(max_size=2), children, max_size=2),
+    max_leaves=40,
+)
+
+
+def _nested(value: object, depth: int) -> object:
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _verdict(data: bytes) -> object:
+    try:
+        return canonical.decode(data, "f")
+    except MalformedFile as exc:
+        return str(exc)
+
+
+@given(edgy_values, st.integers(0, 36), st.booleans())
+def test_the_decode_shortcut_gives_the_full_checks_verdict(value: object, depth: int, empty: bool) -> None:
+    """`decode` skips walking the value when the text cannot fail the walk: same value or same error."""
+    import json
+
+    inner = [] if empty else value
+    data = json.dumps(_nested(inner, depth), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    fast = _verdict(data)
+    always = canonical._needs_check
+    canonical._needs_check = lambda text: True  # type: ignore[assignment]
+    try:
+        full = _verdict(data)
+    finally:
+        canonical._needs_check = always  # type: ignore[assignment]
+    assert fast == full
