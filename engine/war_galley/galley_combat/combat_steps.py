@@ -311,6 +311,19 @@ def check_combat_plan(
     record: CombatRecord = CombatRecord(),
 ) -> None:
     """IllegalOrder if `plan` is illegal as things stand (no reactions assumed); needs no dice."""
+    # The turn code checks a plan when it is given and again when it is run, and the run checks it once
+    # more: a plan found legal is known legal while the galleys are the same.
+    key, field = (board, plan, charts, options, record), tuple(galleys.values())
+    if _legal.find(key, field) is None:
+        _check_combat_plan(board, galleys, plan, charts, options, record)
+        _legal.keep(key, field, True)
+
+
+_legal: Kept[bool] = Kept()
+
+
+def _check_combat_plan(board: Board, galleys: Mapping[GalleyId, Galley], plan: Plan, charts: Charts,
+                       options: CombatOptions, record: CombatRecord) -> None:
     galley = galleys.get(plan.galley)
     if galley is None:
         raise IllegalOrder("6.13", f"no galley {plan.galley} in this battle")

@@ -6,8 +6,10 @@ stepped; a volley is checked, then fired), and each answer costs a pass over
 every galley on the map. Galleys are immutable, so a battlefield whose galleys
 are the same objects, in the same order, gives the same answer: `Kept` holds
 the last few answers with what they were worked out from (held, so that no
-object's id can be reused meanwhile) and tells them by identity alone, in C.
-A miss costs only the work it would have done anyway.
+object's id can be reused meanwhile) and tells the galleys by identity alone,
+in C, and the rest of the question (a key: the board, the options...) by
+equality, which a tuple tries by identity first. A miss costs only the work it
+would have done anyway.
 """
 
 from __future__ import annotations
@@ -22,17 +24,16 @@ T = TypeVar("T")
 
 
 class Kept(Generic[T]):
-    """The last `size` answers, each by its key's objects and the galleys it was worked out from."""
+    """The last `size` answers, each by its key (equal) and the galleys it was worked out from (the same)."""
 
     def __init__(self, size: int = 4) -> None:
         self._size = size
         self._kept: list[tuple[tuple[object, ...], tuple[Galley, ...], T]] = []
 
     def find(self, key: tuple[object, ...], galleys: tuple[Galley, ...]) -> T | None:
-        """The answer kept for these very objects, or None."""
+        """The answer kept for an equal key and these very galleys, or None."""
         for was, around, answer in tuple(self._kept):  # a copy: rules may run in two threads (pbem.paused)
-            if (len(was) == len(key) and len(around) == len(galleys)
-                    and all(map(is_, was, key)) and all(map(is_, around, galleys))):
+            if len(around) == len(galleys) and was == key and all(map(is_, around, galleys)):
                 return answer
         return None
 

@@ -14,6 +14,7 @@ def test_an_answer_is_found_for_the_same_objects_only() -> None:
     assert kept.keep(("k",), (a, b), "answer") == "answer"
     assert kept.find(("k",), (a, b)) == "answer"
     assert kept.find(("other key",), (a, b)) is None
+    assert kept.find(("".join("k"),), (a, b)) == "answer"  # an equal key is the same question
     assert kept.find(("k",), (b, a)) is None  # another order: an answer may depend on it
     assert kept.find(("k",), (a,)) is None
     moved = replace(b, fatigue=2)
