@@ -24,7 +24,7 @@ from engine.war_galley.turn.state import GameState
 
 def galleys_named(value: Any) -> tuple[GalleyId, ...]:
     """Every galley id anywhere in a decision."""
-    return galley_ids(value, (tuple, list, frozenset, set))
+    return galley_ids(value)
 
 
 def check_names(state: GameState, decision: AnyDecision) -> None:

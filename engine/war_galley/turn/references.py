@@ -33,8 +33,8 @@ from engine.war_galley.turn.state import GameState
 
 
 @by_identity()
-def galley_ids(value: Any, containers: tuple[type, ...] = (tuple, list)) -> tuple[GalleyId, ...]:
-    """Every GalleyId anywhere inside a decoded decision (in `containers` and structs), in order of writing.
+def galley_ids(value: Any) -> tuple[GalleyId, ...]:
+    """Every GalleyId anywhere inside a decoded decision (its structs, tuples, lists and sets), in order.
 
     Asked of every decision twice (here and by play.order_errors), so it is kept for the decision
     (immutable) and walked without a generator per value: the nested generators were most of the check.
@@ -47,7 +47,7 @@ def galley_ids(value: Any, containers: tuple[type, ...] = (tuple, list)) -> tupl
             found.append(item)
         elif isinstance(item, msgspec.Struct):
             stack.extend(reversed(astuple(item)))
-        elif isinstance(item, containers):
+        elif isinstance(item, (tuple, list, frozenset, set)):
             stack.extend(reversed(tuple(item)))
     return tuple(found)
 
