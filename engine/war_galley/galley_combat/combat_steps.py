@@ -40,7 +40,7 @@ from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.avoidance import avoidance_refusal, can_succeed
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.diekplus import clear_of_ships, pass_through_plan, passage, passed
-from engine.war_galley.galley_combat.kept import Kept
+from engine.war_galley.galley_combat.kept import Kept, others
 from engine.war_galley.galley_combat.raking import rake_pass, rake_refusal
 from engine.war_galley.galley_combat.ramming import RamResult, ram_refusal
 from engine.war_galley.map_and_galleys.board import Board
@@ -210,26 +210,17 @@ def _at(galley: Galley, leg: Leg) -> Galley:
 _movers: Kept[Mover] = Kept()
 
 
-def _others(field: Mapping[GalleyId, Galley], me: GalleyId) -> tuple[Galley, ...]:
-    """Every galley of `field` but `me`, in the field's order (built in C: this is asked at every step)."""
-    values = tuple(field.values())
-    if me not in field:
-        return values
-    at = tuple(field).index(me)
-    return values[:at] + values[at + 1:]
-
-
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
     """The moving galley (as it began) among the others of `field`."""
-    others = _others(field, ctx.start.id)
+    around_me = others(field, ctx.start.id)
     # What the surroundings and the speed limits are made of: the galley as it began, the board, the charts,
     # the wind and the turn.
     key = (ctx.start, ctx.board, ctx.charts, ctx.options.wind, ctx.options.turn)
-    kept = _movers.find(key, others)
+    kept = _movers.find(key, around_me)
     if kept is not None:
         return kept
     around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
-    return _movers.keep(key, others, Mover(around, ctx.start))
+    return _movers.keep(key, around_me, Mover(around, ctx.start))
 
 
 def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:

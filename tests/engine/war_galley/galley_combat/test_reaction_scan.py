@@ -66,15 +66,18 @@ settings_ = st.builds(Reaction, st.sampled_from([AvoidWhen.ADJACENT, AvoidWhen.A
 
 @st.composite
 def crowds(draw: st.DrawFn) -> tuple[dict[GalleyId, Galley], GalleyId, Position]:
-    """Up to 16 galleys packed round hex 3015, a mover among them and where it moved from (one hex back)."""
+    """Up to 16 galleys packed round hex 3015 (now and then overlapping), a mover among them and where it
+    moved from (one hex back)."""
     galleys: dict[GalleyId, Galley] = {}
     taken: set[Hex] = set()
+    # Now and then one galley shares a hex with another, as while one passes through another (7.24).
+    overlaps = draw(st.integers(0, 4)) == 0
     for number in range(1, draw(st.integers(2, 16)) + 1):
         colour = draw(st.sampled_from(["R", "G"]))
         double = draw(st.booleans())
         bow = Hex(draw(st.integers(28, 32)), draw(st.integers(13, 17)))
         position = Position(bow, DIRECTIONS[draw(st.integers(0, 5))], double)
-        if taken & set(position.hexes):
+        if taken & set(position.hexes) and not overlaps:
             continue
         taken |= set(position.hexes)
         name = f"{colour}{'5' if double else 'L'}-{number}"
@@ -164,6 +167,13 @@ def test_enemies_near_holds_every_enemy_adjacent_to_the_mover_in_id_order() -> N
                           if g.position is not None and mover.position is not None
                           and adjacent(g.position, mover.position)}
     assert [str(g) for g in found] == ["R5-2", "R5-3", "R5-9"]
+
+
+def test_galleys_sharing_a_hex_are_all_found() -> None:
+    mover = ship("G5-1", "3015-3016")
+    passed, passing = ship("R5-2", "3114-3113"), ship("R5-3", "3114-3214")  # both fill 3114
+    field = {g.id: g for g in (mover, passed, passing)}
+    assert [str(g.id) for g in enemies_near(field, mover)] == ["R5-2", "R5-3"]
 
 
 def test_a_galley_off_the_map_has_no_one_near() -> None:
