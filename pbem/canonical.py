@@ -15,7 +15,6 @@ no floats, NaN or Infinity; strings escaped exactly as Python's
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from pbem.errors import MalformedFile
@@ -27,29 +26,9 @@ MAX_INT = 2**53 - 1
 def encode(value: Any) -> bytes:
     """The canonical bytes of a JSON value built from dict/list/str/int/bool/None."""
     _check_value(value, 0)
-    return _dumps(value)
-
-
-def _dumps(value: Any) -> bytes:
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
-
-
-# 2**53 - 1 has 16 digits: a text with no run of 16 digits has no integer out of range.
-_LONG_NUMBER = re.compile(r"\d{16}")
-
-
-def _needs_check(text: str) -> bool:
-    """Whether a value `decode` parsed from `text` could fail `_check_value`.
-
-    The parser makes only str-keyed dicts, lists, strings, ints, bools and None (it refuses
-    floats and constants), so only depth and an integer's size are left to check, and a
-    text with at most MAX_DEPTH brackets and no 16-digit run can fail neither. Walking
-    every value of every file was most of the canonical check's time; the rare file that
-    could fail (a long digit run in a hash, say) gets the whole check as before.
-    """
-    return text.count("[") + text.count("{") > MAX_DEPTH or _LONG_NUMBER.search(text) is not None
 
 
 def decode(data: bytes, what: str) -> Any:
@@ -73,7 +52,7 @@ def decode(data: bytes, what: str) -> Any:
     except ValueError as exc:  # e.g. an integer longer than Python's int-string limit
         raise MalformedFile(f"{what}: not acceptable JSON ({exc})") from None
     try:
-        again = encode(value) if _needs_check(text) else _dumps(value)
+        again = encode(value)
     except (_Rejected, UnicodeEncodeError) as exc:
         raise MalformedFile(f"{what}: {exc}") from None
     if again != data:
