@@ -111,13 +111,40 @@ def row(length: int | str, figure: Figure, note: str = "") -> str:
             f"| {figure.peak / 1024:.0f} | {note} |")
 
 
+PEAKS: dict[str, dict[int, int]] = {}  # command -> {Actium length: peak KiB}, for the memory growth summary
+
+
+def remember_peak(length: int, figure: Figure) -> Figure:
+    PEAKS.setdefault(figure.label, {})[length] = figure.peak
+    return figure
+
+
+def memory_growth() -> list[str]:
+    """Peak memory against game length, per command: the growth per 1,000 files between each pair of lengths.
+    At most linear means the growth per file does not rise with the length."""
+    lines = []
+    for label, peaks in PEAKS.items():
+        lengths = sorted(peaks)
+        if len(lengths) < 2:
+            continue
+        steps = [(peaks[b] - peaks[a]) / 1024 / (b - a) * 1000 for a, b in zip(lengths, lengths[1:])]
+        figures = ", ".join(f"{n}: {peaks[n] / 1024:.0f}" for n in lengths)
+        # Faster than linear: the growth per file rises by more than a quarter (plus 2 MiB per 1,000 files of
+        # noise: a peak RSS varies by a few hundred KiB between runs) from the first pair of lengths to a later one.
+        rising = any(later > steps[0] * 1.25 + 2 for later in steps[1:])
+        lines.append(f"- {label}: peak MiB by length {figures}; growth per 1,000 files "
+                     + ", ".join(f"{step:+.1f}" for step in steps)
+                     + (" MiB: FASTER than linear" if rising else " MiB: at most linear"))
+    return lines
+
+
 def bench_length(source: Path, length: int, runs: int, work: Path, commands: set[str]) -> list[str]:
     folder = games.prefix(source, length, work / f"g{length}")
     nxt = KEY_OF[author_of(length)]  # who writes file `length`
     keys = source / "keys"
     lines = []
     if "verify" in commands:
-        verify = measure("verify", PBEM + ["verify", str(folder)], runs)
+        verify = remember_peak(length, measure("verify", PBEM + ["verify", str(folder)], runs))
         floor = measure("floor (read + Ed25519 + links)", [sys.executable, str(BENCH / "floor.py"), str(folder)], runs)
         if verify.failed:
             print(f"    ! verify of the kept game fails with this code: the rules changed; delete {source} "
@@ -129,7 +156,7 @@ def bench_length(source: Path, length: int, runs: int, work: Path, commands: set
     else:  # the state cache the commands below start from, as the verify's warm-up would not make it
         run_once(PBEM + ["status", str(folder), "--keys", str(keys / nxt)])
     if "status" in commands:
-        lines.append(row(length, measure("status", PBEM + ["status", str(folder), "--keys", str(keys / nxt)], runs)))
+        lines.append(row(length, remember_peak(length, measure("status", PBEM + ["status", str(folder), "--keys", str(keys / nxt)], runs))))
     if "legal" in commands:
         lines.append(row(length, measure("legal", PBEM + ["legal", str(folder), "--keys", str(keys / nxt)], runs)))
 
@@ -165,7 +192,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each command (after one warm-up)")
     parser.add_argument("--lengths", default="100,500,1000,2000", help="Actium game lengths, comma-separated")
-    parser.add_argument("--actium-files", type=int, default=2400, help="how long the Actium game is made")
+    parser.add_argument("--actium-files", type=int, default=2100,
+                        help="how long the Actium game is made (longer than the longest length: move and receive "
+                             "need the file after it)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-report", action="store_true", help="leave out the report figures (bench_report.py)")
     parser.add_argument("--actium-game", type=Path, default=None,
@@ -192,6 +221,10 @@ def main() -> None:
                 continue
             for line in bench_length(actium, length, args.runs, work / "actium", commands):
                 print(line.replace("| ", "| actium ", 1), flush=True)
+        growth = memory_growth()
+        if growth:
+            print("\npeak memory as the Actium game grows (max RSS of the process, whole interpreter included):")
+            print("\n".join(growth) + "\n")
         for line in bench_length(tauris, tauris_len - 1, args.runs, work / "tauris", commands) if "tauris" in commands else []:
             print(line.replace("| ", "| tauris ", 1), flush=True)
         for line in cold_starts(actium, args.runs, work / "cold") if "cold" in commands else []:

@@ -126,7 +126,8 @@ def new(
     try:
         invite = referee.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length)
     except chosen.illegal_errors as exc:
-        raise UsageError(f"{scenario}: {exc}") from None
+        message = str(exc)  # the ruleset's message may already name the file: name it once
+        raise UsageError(message if message.startswith(scenario) else f"{scenario}: {message}") from None
     path = session.start(out_folder, invite)
     body = invite.body
     out(f"game {body.game}: {body.ruleset} {body.scenario}, you ({name}) play {side}")

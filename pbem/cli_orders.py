@@ -57,7 +57,8 @@ def _explain(game: referee.Game, state: Any, subject: str | None) -> tuple[Any, 
     try:
         return _needs(game.ruleset, "explain")(state, subject)
     except game.ruleset.illegal_errors as exc:
-        raise UsageError(f"{subject}: {exc}") from None
+        message = str(exc)  # named once: the ruleset's message may name the subject itself
+        raise UsageError(message if subject and subject in message else f"{subject}: {message}") from None
 
 
 def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(

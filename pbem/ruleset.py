@@ -40,6 +40,7 @@ gives the report's data as plain JSON values.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.errors import RulesetProblem
@@ -163,15 +164,19 @@ def find(name: str) -> Ruleset:
 def for_scenario(name_or_path: str) -> Ruleset:
     """The installed ruleset that has this built-in scenario, or can read this scenario file."""
     found = [r for r in map(find, available()) if r.builtin_scenario(name_or_path) is not None]
+    refusals: list[str] = []
     if not found:
         for ruleset in map(find, available()):
             try:
                 ruleset.load_scenario(name_or_path)
-            except Exception:  # not this ruleset's scenario: try the next
+            except Exception as exc:  # not this ruleset's scenario (or a broken one): try the next
+                refusals.append(f"{ruleset.name}: {str(exc).removeprefix(name_or_path + ': ')}")
                 continue
             found.append(ruleset)
     if len(found) == 1:
         return found[0]
+    if not found and Path(name_or_path).is_file():  # a file no ruleset reads: say why each refused it
+        raise RulesetProblem(f"{name_or_path}: no installed ruleset reads this scenario file ({'; '.join(refusals)})")
     if not found:
         raise RulesetProblem(
             f"no installed ruleset has a scenario {name_or_path!r} (see: pbem scenarios --ruleset NAME)"

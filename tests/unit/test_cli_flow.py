@@ -149,6 +149,20 @@ def test_new_finds_the_ruleset_from_the_scenario(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
 
 
+def test_a_scenario_file_no_ruleset_reads_says_why_each_refused_it(tmp_path: Path) -> None:
+    keys = tmp_path / "k"
+    ok(pbem("keygen", "alice", keys=keys))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nname = "x"\n')
+    found = pbem("new", str(bad), "--side", "x", "--out", str(tmp_path / "x"), keys=keys)
+    fails(found, 14, "no installed ruleset reads this scenario file")
+    assert "war-galley: " in found.stderr and "unknown field `scenario`" in found.stderr
+    named = pbem("new", str(bad), "--ruleset", "war-galley", "--side", "x", "--out", str(tmp_path / "x"), keys=keys)
+    fails(named, 2, "unknown field `scenario`")
+    assert named.stderr.count(str(bad)) == 1, named.stderr  # the file is named once
+    assert not (tmp_path / "x").exists()
+
+
 def test_own_rules_data_is_pinned_and_shown_to_both_players(tmp_path: Path) -> None:
     own = tmp_path / "house-rules"
     own.mkdir()

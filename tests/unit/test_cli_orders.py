@@ -67,7 +67,9 @@ def test_a_galley_not_in_the_battle_is_refused_by_name(game) -> None:
     folder, keys = game["bob"]
     before = snapshot(folder)
     fails(pbem("legal", str(folder), "R4-9", keys=keys), 2, "R4-9 is not a galley of this battle")
-    fails(pbem("legal", str(folder), "Z9", keys=keys), 2, "not a galley id")
+    malformed = pbem("legal", str(folder), "Z9", keys=keys)
+    fails(malformed, 2, "not a galley id: 'Z9'")
+    assert malformed.stderr.count("Z9") == 1, malformed.stderr  # named once, not by every layer it passed
     # refused by name at reading (engine.war_galley.turn.references) or before the rules (engine.war_galley.play.order_errors)
     for typed in (["activate Cleomacles: R4-9 cruise 2: F F"], ["reactions: R4-9: avoid=never", "activate Varus:"]):
         result = pbem("move", str(folder), *typed, keys=keys)

@@ -90,7 +90,15 @@ def _beyond(map_: MapSpec, edge: Edge) -> set[Hex]:
         Edge.LEFT: lambda h: h.col < left,
         Edge.RIGHT: lambda h: h.col > right,
     }[edge]
-    return {n for h in on_map for n in neighbours(h) if not map_.contains(n) and outside(n)}
+    # A neighbour is at most one row and one column away, so only the hexes of the outermost row or
+    # column can touch a hex beyond it: the rest of the map (3,000 hexes at Actium) need not be asked.
+    edge_line = {
+        Edge.TOP: lambda h: h.row == top,
+        Edge.BOTTOM: lambda h: h.row == bottom,
+        Edge.LEFT: lambda h: h.col == left,
+        Edge.RIGHT: lambda h: h.col == right,
+    }[edge]
+    return {n for h in on_map if edge_line(h) for n in neighbours(h) if not map_.contains(n) and outside(n)}
 
 
 def coast_beyond(map_: MapSpec, edge: Edge, openings: Iterable[Hex] = ()) -> frozenset[Hex]:

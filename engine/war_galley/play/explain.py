@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalOrder, NotationError
+from engine.errors import IllegalOrder
 from engine.war_galley.galley_combat.raking import rake_modifiers
 from engine.war_galley.galley_combat.ramming import ram_modifiers, ram_mp_used
 from engine.war_galley.manpower_combat.battlefield import Field, enemies
@@ -184,10 +184,7 @@ def explain(state: GameState, subject: str | None) -> tuple[Any, str]:
     """The contract's `explain`: (JSON data, text) about `subject` (a galley id); None: every galley's place."""
     if subject is None:
         return board_data(state), board_text(state)
-    try:
-        report = galley_report(state, subject)
-    except NotationError as exc:
-        raise NotationError(f"{subject!r}: {exc}") from None
+    report = galley_report(state, subject)  # its NotationError already names the subject
     return report, galley_text(report)
 
 

@@ -12,7 +12,10 @@ always open to the side deciding and are not listed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.errors import IllegalOrder
+from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
 from engine.war_galley.movement.moving import check_plan, move, surroundings
@@ -124,8 +127,8 @@ def transfers(state: GameState, side: str) -> list[Transfer]:
 
 def activations(state: GameState, due: Due) -> list[AnyDecision]:
     out: list[AnyDecision] = []
+    options = _Options(state, due.side)  # one per listing: it depends only on the state and the side
     for key, also in allowed(state, due.side):
-        options = _Options(state, due.side)
         for variant in range(3):
             decision = scenario_play.with_entries(state, _activation(state, due.side, key, also, variant, options),
                                                   variant)
@@ -145,18 +148,9 @@ class _Options:
     def __init__(self, state: GameState, side: str) -> None:
         self.state = state
         self.reaches: dict[GalleyId, list[Reach]] = {}
-        enemy = [h for g in state.galleys if g.position is not None and state.controller(g) != side
-                 for h in g.position.hexes]
-        self.gap: dict[Hex, int] = {h: 0 for h in enemy}
-        frontier = list(enemy)
-        while frontier:  # breadth-first from every enemy hex at once
-            nxt = []
-            for h in frontier:
-                for n in neighbours(h):
-                    if n not in self.gap and state.board.on_map(n):
-                        self.gap[n] = self.gap[h] + 1
-                        nxt.append(n)
-            frontier = nxt
+        enemy = frozenset(h for g in state.galleys if g.position is not None and state.controller(g) != side
+                          for h in g.position.hexes)
+        self.gap = _gap(state.board, enemy)
 
     def of(self, galley: Galley) -> list[Reach]:
         if galley.id not in self.reaches:
@@ -169,6 +163,22 @@ class _Options:
 
     def nearness(self, reach: Reach) -> int:
         return min(self.gap.get(h, 999) for h in reach.position.hexes)
+
+
+@lru_cache(maxsize=8)  # the Crew check listing asks it again of each result's state: the galleys stand still
+def _gap(board: Board, enemy: frozenset[Hex]) -> dict[Hex, int]:
+    """How many hexes each map hex lies from the nearest enemy hex (read only: the answer is shared)."""
+    gap: dict[Hex, int] = {h: 0 for h in enemy}
+    frontier = list(enemy)
+    while frontier:  # breadth-first from every enemy hex at once
+        nxt = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n not in gap and board.on_map(n):
+                    gap[n] = gap[h] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return gap
 
 
 def _activation(state: GameState, side: str, key: str, also: str | None, variant: int, options: _Options) -> Activate:

@@ -32,6 +32,7 @@ from msgspec.structs import replace
 from engine.dice import Dice, ForcedDice
 from engine.errors import IllegalOrder
 from engine.events import Event
+from engine.war_galley.map_and_galleys.charts import individual_activation_free
 from engine.war_galley.turn import activation, boarding_segment, hooks, scenario_play, sequence
 from engine.war_galley.turn.decisions import Activate, Boarding, Individual, Speed
 from engine.war_galley.turn.movement_segment import OrderLapsed
@@ -49,10 +50,16 @@ def crew_outcomes(state: GameState, decision: Individual) -> dict[bool, GameStat
     if the galley may not be activated now."""
     plain = Individual(side=decision.side, galley=decision.galley)
     out: dict[bool, GameState] = {}
-    for face in range(1, 7):
-        after, events = activation.apply_individual(state, plain, ForcedDice(face))
-        free = next(e.free for e in events if type(e).__name__ == "CrewChecked")
-        out.setdefault(free, after)
+    # The lowest face of each result, as a walk over faces 1-6 would keep it; the other faces are told
+    # apart by 5.31's own table, so the activation is applied once per result, not once per face.
+    after, events = activation.apply_individual(state, plain, ForcedDice(1))  # refuses an illegal one first
+    first = next(e.free for e in events if type(e).__name__ == "CrewChecked")
+    out[first] = after
+    crew = state.galley(decision.galley).crew
+    other = next((face for face in range(2, 7) if individual_activation_free(state.charts, crew, face) != first), None)
+    if other is not None:
+        after, events = activation.apply_individual(state, plain, ForcedDice(other))
+        out[next(e.free for e in events if type(e).__name__ == "CrewChecked")] = after
     return out
 
 

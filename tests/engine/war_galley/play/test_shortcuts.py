@@ -11,7 +11,8 @@ from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.play import dispatch as play
 from engine.war_galley.play import legal, notation
 from engine.war_galley.play.orders import parse_order
-from engine.war_galley.play.shortcuts import standing_speed, uses_shortcut
+from engine.war_galley.play.shortcuts import crew_outcomes, standing_speed, uses_shortcut
+from engine.war_galley.turn import activation
 from engine.war_galley.turn.activation import CrewChecked
 from engine.war_galley.turn.decisions import Activate, Individual, Initiative, Speed
 from engine.war_galley.turn.state import Phase
@@ -64,6 +65,22 @@ def test_a_missing_alternative_is_decided_after_the_die_as_without_the_shortcut(
     assert crew_checked(events) is False
     assert state.current is not None and state.current.restricted
     assert play.pending(state).kind == "activate" and play.pending(state).side == "rome"
+
+
+@pytest.mark.parametrize("crew", [1, 3, 5, 6])
+def test_the_crew_checks_outcomes_are_those_of_every_face(crew: int) -> None:
+    """crew_outcomes applies once per result, not per face: the same states as trying faces 1-6 and keeping
+    the first of each result."""
+    state = individual_phase()
+    galley = state.galley(g("R5-53"))
+    state = state.with_galley(replace(galley, ratings=replace(galley.ratings, crew=crew)))
+    plain = Individual(side="rome", galley=g("R5-53"))
+    every_face: dict[bool, object] = {}
+    for face in range(1, 7):
+        after, events = activation.apply_individual(state, plain, ForcedDice(face))
+        every_face.setdefault(crew_checked(events), after)
+    assert crew_outcomes(state, plain) == every_face
+    assert set(every_face) == ({True} if crew == 6 else {True, False})
 
 
 def test_the_crew_check_notation_round_trips() -> None:
