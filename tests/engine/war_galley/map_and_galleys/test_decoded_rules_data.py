@@ -124,3 +124,26 @@ def test_an_unwritable_cache_only_costs_time(tmp_path: Path, monkeypatch: pytest
     rulesdata.parse.cache_clear()
     data = bundle()
     same(rulesdata.parse(data), read_afresh(data))
+
+
+def test_the_kept_builtin_battle_counters_and_commanders_equal_the_read_ones(cache: Path) -> None:
+    from engine.war_galley.battles import scenario_files as files
+
+    def fresh() -> None:
+        for loader in (files.builtin_scenario, files.builtin_manifest, files.builtin_commanders):
+            loader.cache_clear()
+
+    fresh()
+    first = (files.builtin_scenario("actium"), files.builtin_manifest(), files.builtin_commanders())
+    assert len([p for p in cache.iterdir() if not p.name.startswith(".")]) == 3
+    for path in cache.iterdir():  # damage every entry: each is read afresh, and equal
+        path.write_bytes(path.read_bytes()[:-3] + b"bad")
+    fresh()
+    again = (files.builtin_scenario("actium"), files.builtin_manifest(), files.builtin_commanders())
+    fresh()
+    kept = (files.builtin_scenario("actium"), files.builtin_manifest(), files.builtin_commanders())
+    for got in (again, kept):
+        assert got[0] == first[0]
+        assert got[1].items() == first[1].items() and got[1].source == first[1].source
+        assert got[2].rosters == first[2].rosters and got[2].source == first[2].source
+    fresh()
