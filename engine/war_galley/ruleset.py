@@ -112,9 +112,8 @@ class WarGalley(Adapter):
                 return choices.apply(state, decision)
             except ValueError as exc:  # not the shape of a commitment or an opening
                 raise IllegalOrder("protocol", str(exc)) from None
-        if choices.wanted(state) is not None:
-            want = choices.wanted(state)
-            assert want is not None
+        want = choices.wanted(state)
+        if want is not None:
             if isinstance(decision, dict) and decision.get("kind") in ("concede", "propose-halt", "accept-halt"):
                 return play.apply(state, self._decode(decision, state), dice)
             raise IllegalOrder(want.rule, f"{want.prompt}")

@@ -40,6 +40,7 @@ from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.avoidance import avoidance_refusal, can_succeed
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.diekplus import clear_of_ships, pass_through_plan, passage, passed
+from engine.war_galley.galley_combat.kept import Kept, others
 from engine.war_galley.galley_combat.raking import rake_pass, rake_refusal
 from engine.war_galley.galley_combat.ramming import RamResult, ram_refusal
 from engine.war_galley.map_and_galleys.board import Board
@@ -203,9 +204,23 @@ def _at(galley: Galley, leg: Leg) -> Galley:
     return replace(galley, position=leg.position, sails_up=leg.sails_up)
 
 
+# One plan is checked and run against the same other galleys several times over (the referee's check,
+# the segment's own check, the run and its every step): the mover and its surroundings are kept while
+# the galleys around it are the same (a few: a Ram's Missed continuation checks without its target).
+_movers: Kept[Mover] = Kept()
+
+
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
+    """The moving galley (as it began) among the others of `field`."""
+    around_me = others(field, ctx.start.id)
+    # What the surroundings and the speed limits are made of: the galley as it began, the board, the charts,
+    # the wind and the turn.
+    key = (ctx.start, ctx.board, ctx.charts, ctx.options.wind, ctx.options.turn)
+    kept = _movers.find(key, around_me)
+    if kept is not None:
+        return kept
     around = surroundings(ctx.board, field.values(), ctx.start, ctx.options.wind, ctx.options.turn, ctx.charts)
-    return Mover(around, ctx.start)
+    return _movers.keep(key, around_me, Mover(around, ctx.start))
 
 
 def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:
@@ -287,6 +302,19 @@ def check_combat_plan(
     record: CombatRecord = CombatRecord(),
 ) -> None:
     """IllegalOrder if `plan` is illegal as things stand (no reactions assumed); needs no dice."""
+    # The turn code checks a plan when it is given and again when it is run, and the run checks it once
+    # more: a plan found legal is known legal while the galleys are the same.
+    key, field = (board, plan, charts, options, record), tuple(galleys.values())
+    if _legal.find(key, field) is None:
+        _check_combat_plan(board, galleys, plan, charts, options, record)
+        _legal.keep(key, field, True)
+
+
+_legal: Kept[bool] = Kept()
+
+
+def _check_combat_plan(board: Board, galleys: Mapping[GalleyId, Galley], plan: Plan, charts: Charts,
+                       options: CombatOptions, record: CombatRecord) -> None:
     galley = galleys.get(plan.galley)
     if galley is None:
         raise IllegalOrder("6.13", f"no galley {plan.galley} in this battle")

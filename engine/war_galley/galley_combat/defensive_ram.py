@@ -28,7 +28,7 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.events import DieRolled, Event
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
-from engine.war_galley.galley_combat.ramming import RamResult, Retreat, by_id, ram_refusal, resolve_ram
+from engine.war_galley.galley_combat.ramming import RamResult, Retreat, enemies_near, ram_refusal, resolve_ram
 from engine.war_galley.map_and_galleys import charts as tables
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
@@ -54,8 +54,9 @@ def crossed_bows(battlefield: Battlefield, mover: Galley, before: Position | Non
         return []
     new = set(mover.position.hexes) - set(before.hexes if before is not None else ())
     found = []
-    for other in by_id(battlefield.values()):
-        if other.id == mover.id or other.position is None or other.controller is mover.controller:
+    # A galley whose Bow hex the mover is in has its bow next to the mover: only those near can have been crossed.
+    for other in enemies_near(battlefield, mover):
+        if other.position is None:
             continue
         if set(other.position.hexes) & set(mover.position.hexes):
             continue  # being passed through (7.24), not crossed

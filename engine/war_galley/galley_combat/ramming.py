@@ -28,6 +28,7 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.events import DieRolled, Event
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
+from engine.war_galley.galley_combat.kept import Kept, others
 from engine.war_galley.map_and_galleys import charts as tables
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts, RamOutcome
@@ -93,6 +94,45 @@ def id_key(galley_id: GalleyId) -> tuple[str, str, int]:
 
 def by_id(galleys: Iterable[Galley]) -> list[Galley]:
     return sorted(galleys, key=lambda g: id_key(g.id))
+
+
+def enemies_near(battlefield: Battlefield, mover: Galley) -> list[Galley]:
+    """The enemy galleys on the map with a hex next to one of `mover`'s, by id: every galley that can be
+    `adjacent` to it (touching) and perhaps a few that overlap it (being passed through, 7.24).
+
+    Only these can avoid it (6.51), ram it in reaction (6.7: the reacting galley's bow is next to the
+    Bow hex the mover entered) or fire back at it (8.42), so the reactions look no further: sorting every
+    galley on the map after every step was once most of a replay's time. They are found from the hexes
+    around the mover in an index of who fills each hex, kept while the other galleys stay the same (a
+    galley's steps move only itself).
+    """
+    position = mover.position
+    if position is None:
+        return []
+    around_me = others(battlefield, mover.id)
+    kept = _filled.find((), around_me)
+    if kept is None:
+        kept = _filled.keep((), around_me, (_filled_by(around_me),))
+    filled, side = kept[0], mover.controller
+    if filled is None:  # two of them share a hex: look at each
+        near = position.near
+        found = [other for other in around_me
+                 if other.position is not None and not near.isdisjoint(other.position.hexes)
+                 and other.controller is not side]
+    else:
+        found = list({other.id: other for other in map(filled.get, position.near)
+                      if other is not None and other.controller is not side}.values())
+    return by_id(found) if len(found) > 1 else found
+
+
+def _filled_by(galleys: tuple[Galley, ...]) -> dict[Hex, Galley] | None:
+    """Who fills each hex; None if two galleys share one (one passing through another, 7.24)."""
+    pairs = [(h, galley) for galley in galleys if galley.position is not None for h in galley.position.hexes]
+    filled = dict(pairs)
+    return filled if len(filled) == len(pairs) else None
+
+
+_filled: Kept[tuple[dict[Hex, Galley] | None]] = Kept()
 
 
 # --- who may ram ---------------------------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 import msgspec
@@ -34,7 +34,7 @@ from engine.war_galley.galley_combat.avoidance import (
 )
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.defensive_ram import crossed_bows, defensive_reaction_ram, reaction_ram_refusal
-from engine.war_galley.galley_combat.ramming import RamResult, by_id, id_key, ram_geometry, rammer_refusal
+from engine.war_galley.galley_combat.ramming import RamResult, enemies_near, id_key, ram_geometry, rammer_refusal
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
 from engine.war_galley.map_and_galleys.galley import Colour, Galley, GalleyId, format_galley_id, parse_galley_id
@@ -313,12 +313,6 @@ class Response(NamedTuple):
     avoided: frozenset[GalleyId]
 
 
-def _enemies_by_id(battlefield: Battlefield, mover: Galley) -> Iterable[Galley]:
-    for other in by_id(battlefield.values()):
-        if other.id != mover.id and other.position is not None and other.controller is not mover.controller:
-            yield other
-
-
 def respond_to_move(
     board: Board,
     galleys: Battlefield,
@@ -362,7 +356,7 @@ def respond_to_move(
                 rammed = True
                 break
     avoided: set[GalleyId] = set()
-    for galley in _enemies_by_id(field, field[mover_id]):
+    for galley in enemies_near(field, field[mover_id]):
         current = field[galley.id]
         direction = avoid_decision(orders_for(reactions, current), board, field, current, field[mover_id], charts,
                                    record, mover_faced=mover_faced)
@@ -392,7 +386,7 @@ def fire_back(
     attacker = field[attacker_id]
     if hook is None or attacker.position is None:
         return field, [], record
-    firers = [target_id, *(g.id for g in _enemies_by_id(field, attacker) if g.id != target_id)]
+    firers = [target_id, *(g.id for g in enemies_near(field, attacker) if g.id != target_id)]
     events: list[Event] = []
     for firer_id in firers:
         firer, attacker = field[firer_id], field[attacker_id]

@@ -13,12 +13,17 @@ from typing import NamedTuple
 
 from engine.errors import IllegalOrder
 from engine.events import Event
+from engine.war_galley.galley_combat.kept import Kept
 from engine.war_galley.manpower_combat.devices import NO_DEVICES, Devices
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
 from engine.war_galley.map_and_galleys.contact import occupied_hexes
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, format_galley_id
 from engine.war_galley.map_and_galleys.hexes import Hex
+
+
+# A volley is checked, then fired (and answered) on the same galleys: their hexes are kept meanwhile.
+_occupied: Kept[frozenset[Hex]] = Kept()
 
 
 class Field(NamedTuple):
@@ -40,7 +45,11 @@ class Field(NamedTuple):
 
     def occupied(self) -> frozenset[Hex]:
         """Every hex a galley fills (8.46: ships block lines)."""
-        return occupied_hexes([g.position for g in self.galleys.values() if g.position is not None])
+        galleys = tuple(self.galleys.values())
+        found = _occupied.find((), galleys)
+        if found is None:
+            found = _occupied.keep((), galleys, occupied_hexes([g.position for g in galleys if g.position is not None]))
+        return found
 
     def with_galleys(self, changed: Iterable[Galley]) -> Field:
         updated = dict(self.galleys)

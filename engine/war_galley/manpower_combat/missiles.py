@@ -115,6 +115,11 @@ def fire_range(field: Field, firer: Galley, target: Galley, flame: bool) -> int 
         reach, sides = field.charts.fixed.flame.max_range, ALL_SIDES
     else:
         reach, sides = field.charts.missile.max_range, FLANKS
+    # Ships only block a range-2 line (8.46): a shot that is no line, or at range 1, even through an
+    # empty sea needs no look at where every galley lies.
+    clear = line_range(firer.position, target.position, frozenset(), max_range=reach, my_sides=sides)
+    if clear != 2:
+        return clear
     return line_range(firer.position, target.position, field.occupied(), max_range=reach, my_sides=sides)
 
 

@@ -9,10 +9,8 @@ commanders", a misspelt commander "is not first or second in a Line Astern").
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 from engine.errors import IllegalOrder
@@ -20,19 +18,13 @@ from engine.war_galley.map_and_galleys.galley import GalleyId
 from engine.war_galley.turn import activation, scenario_play
 from engine.war_galley.turn.decisions import Activate, AnyDecision, Reactions, Squadrons, Transfer
 from engine.war_galley.turn.movement_segment import orders_of
+from engine.war_galley.turn.references import galley_ids
 from engine.war_galley.turn.state import GameState
 
 
-def galleys_named(value: Any) -> Iterator[GalleyId]:
+def galleys_named(value: Any) -> tuple[GalleyId, ...]:
     """Every galley id anywhere in a decision."""
-    if isinstance(value, GalleyId):
-        yield value
-    elif isinstance(value, msgspec.Struct):
-        for name in value.__struct_fields__:
-            yield from galleys_named(getattr(value, name))
-    elif isinstance(value, (tuple, list, frozenset, set)):
-        for item in value:
-            yield from galleys_named(item)
+    return galley_ids(value)
 
 
 def check_names(state: GameState, decision: AnyDecision) -> None:

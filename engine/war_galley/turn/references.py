@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
+from msgspec.structs import astuple
 
 from engine.errors import IllegalOrder
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import GalleyId
 from engine.war_galley.turn.decisions import (
     Activate,
@@ -30,16 +32,24 @@ from engine.war_galley.turn.decisions import (
 from engine.war_galley.turn.state import GameState
 
 
-def _galley_ids(value: Any) -> Iterator[GalleyId]:
-    """Every GalleyId anywhere inside a decoded decision."""
-    if isinstance(value, GalleyId):
-        yield value
-    elif isinstance(value, msgspec.Struct):
-        for name in value.__struct_fields__:
-            yield from _galley_ids(getattr(value, name))
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _galley_ids(item)
+@by_identity()
+def galley_ids(value: Any) -> tuple[GalleyId, ...]:
+    """Every GalleyId anywhere inside a decoded decision (its structs, tuples, lists and sets), in order.
+
+    Asked of every decision twice (here and by play.order_errors), so it is kept for the decision
+    (immutable) and walked without a generator per value: the nested generators were most of the check.
+    """
+    found: list[GalleyId] = []
+    stack = [value]
+    while stack:  # depth first, fields and items left to right: the order the recursive walk had
+        item = stack.pop()
+        if isinstance(item, GalleyId):
+            found.append(item)
+        elif isinstance(item, msgspec.Struct):
+            stack.extend(reversed(astuple(item)))
+        elif isinstance(item, (tuple, list, frozenset, set)):
+            stack.extend(reversed(tuple(item)))
+    return tuple(found)
 
 
 def _commander_names(decision: AnyDecision) -> Iterator[str]:
@@ -70,7 +80,7 @@ def check(decision: AnyDecision, state: GameState) -> None:
     for side in named_sides:
         if side not in sides:
             raise IllegalOrder("decision", f"no side {side!r} in this battle (sides: {', '.join(sides)})")
-    for galley_id in _galley_ids(decision):
+    for galley_id in galley_ids(decision):
         if not state.has_galley(galley_id):
             raise IllegalOrder("decision", f"no galley {galley_id} in this battle")
     commanders = {c.name for c in state.commanders}
