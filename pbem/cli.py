@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import chain, cli_report, textsafe
+from pbem import chain, cli_report, cli_start, textsafe
 from pbem.errors import PbemError, UsageError
 from pbem.lazy import lazy, loaded
 
@@ -438,7 +438,7 @@ def _click_exception() -> type[Exception]:
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     try:
-        result = app(standalone_mode=False)
+        result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
         if loaded(referee):  # only now: a failed command leaves the game folder as it was
             referee.save_state_caches()
     except PbemError as exc:

@@ -99,7 +99,9 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
     return replace(setup, initial_state=_new_game(setup, what))
 
 
-def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
+def _setup(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
+    """The set-up file 0 pins. `vouched`: a state cache made by this very ruleset, version and code
+    from these very bytes stands for it, so the set-up was checked then and its sides need no reading."""
     if ruleset.version != body.ruleset_version:
         raise RulesetProblem(
             f"{what}: the game uses {body.ruleset} {body.ruleset_version}, "
@@ -112,10 +114,11 @@ def _setup(body: Invite, ruleset: Ruleset, what: str) -> Setup:
     scenario = _pinned_data(
         body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
     )
-    with ruleset_call(ruleset, what, "reading the scenario's sides"):
-        sides = ruleset.sides(scenario, rules)
-    if body.host.side not in sides:
-        raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
+    if not vouched:
+        with ruleset_call(ruleset, what, "reading the scenario's sides"):
+            sides = ruleset.sides(scenario, rules)
+        if body.host.side not in sides:
+            raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
     return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host)
 
 
@@ -146,20 +149,31 @@ class Resolutions(MutableMapping[int, Resolution]):
     A game loaded from the cache (pbem.statecache) knows its latest state but
     not the events and dice of every earlier file: `history`, reports and the
     like ask for them, and then, once, the files are replayed from file 0.
+    Which files the replay would resolve (`filled`) is known without it, so
+    asking whether one is resolved, or which are, replays nothing: only
+    reading a skipped one's resolution does.
     """
 
-    def __init__(self, known: dict[int, Resolution] | None = None, fill: Callable[[], dict[int, Resolution]] | None = None) -> None:
+    def __init__(self, known: dict[int, Resolution] | None = None,
+                 fill: Callable[[], dict[int, Resolution]] | None = None, filled: range = range(0)) -> None:
         self._known = dict(known or {})
         self._fill = fill
+        self._filled = filled if fill is not None else range(0)
 
     def _complete(self) -> None:
         if self._fill is not None:
-            fill, self._fill = self._fill, None
+            fill, self._fill, self._filled = self._fill, None, range(0)
             for seq, resolution in fill().items():
                 self._known.setdefault(seq, resolution)
 
+    def _keys(self) -> set[int]:
+        return set(self._known).union(self._filled)
+
+    def __contains__(self, seq: object) -> bool:
+        return seq in self._known or seq in self._filled
+
     def __getitem__(self, seq: int) -> Resolution:
-        if seq not in self._known:
+        if seq not in self._known and seq in self._filled:
             self._complete()
         return self._known[seq]
 
@@ -171,15 +185,13 @@ class Resolutions(MutableMapping[int, Resolution]):
         del self._known[seq]
 
     def __iter__(self) -> Iterator[int]:
-        self._complete()
-        return iter(sorted(self._known))
+        return iter(sorted(self._keys()))
 
     def __len__(self) -> int:
-        self._complete()
-        return len(self._known)
+        return len(self._keys())
 
     def copy(self) -> Resolutions:
-        return Resolutions(self._known, self._fill)
+        return Resolutions(self._known, self._fill, self._filled)
 
 
 @dataclass
@@ -517,7 +529,7 @@ def load(folder: Path, use_cache: bool = True) -> Game:
     from pbem import folder as folders
 
     paths = folders.game_files(folder)
-    raws = [folders.read(p) for p in paths]
+    raws = folders.read_game_files(paths)
     names = [str(p) for p in paths]
     if not use_cache:
         return replay(raws, names)
@@ -571,14 +583,15 @@ def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game
         ruleset = find(invite.ruleset)
         if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
             return None
-        setup = _setup(invite, ruleset, names[0])
+        setup = _setup(invite, ruleset, names[0], vouched=True)
         state = ruleset.load_state(entry.state, setup.rules_data)
         if ruleset.state_bytes(state) != entry.state:
             return None
     except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
         return None
     covered_raws, covered_names = raws[:count], names[:count]
-    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions)
+    # replaying files 0..count-1 resolves files 1..count-2
+    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions, filled=range(1, count - 1))
     _cache_on_disk[folder.resolve()] = entry.files[-1]
     return Game(files, names[:count], setup, acceptance.guest, resolutions, None, (count - 2, state))
 

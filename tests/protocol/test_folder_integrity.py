@@ -462,3 +462,24 @@ def test_cli_with_a_corrupted_key_is_key_problem(kit: Kit, recorded: Recorded, t
     assert run.code == KeyProblem.exit_code, run
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("pbem: error:") and "Traceback" not in run.stderr
     assert kit.snapshot(folder) == before
+
+
+def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_path: Path) -> None:
+    """referee.load reads a long game's files with pbem.folder.read_game_files: the same bytes, and the
+    same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
+    from pbem import folder as folders
+    from pbem.errors import MalformedFile, MissingFile
+
+    small, empty = tmp_path / "000000.pbem", tmp_path / "000001.pbem"
+    small.write_bytes(b"x" * 5000)
+    empty.write_bytes(b"")
+    assert folders.read_game_files([small, empty]) == [folders.read(small), folders.read(empty)]
+    assert folders.read_game_files([small], limit=5000) == [b"x" * 5000]
+    with pytest.raises(MalformedFile, match="000000.pbem: more than 4999 bytes"):
+        folders.read_game_files([small], limit=4999)
+    folder_named_like_a_file = tmp_path / "000002.pbem"
+    folder_named_like_a_file.mkdir()
+    with pytest.raises(MissingFile, match="000002.pbem: is a folder, not a file"):
+        folders.read_game_files([small, folder_named_like_a_file])
+    with pytest.raises(MissingFile, match="000003.pbem: no such file"):
+        folders.read_game_files([tmp_path / "000003.pbem"])

@@ -197,3 +197,58 @@ def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatc
     span = cli_report.report.latest_span(truth)
     written = (folder / cli_report.REPORT_FOLDER / cli_report.report.report_name(span)).read_text(encoding="utf-8")
     assert written == cli_report.report.render(truth, span)
+
+
+def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """receive on your turn also writes your private preview of the file just received. Asking whether
+    that file is resolved (it is not: only you can resolve it) must not replay every file either."""
+    from pbem import cli_report, identity as ids
+    from pbem.movefile import author_of
+    from tests.protocol.conftest import play
+
+    keys = {"host": ids.generate("alice", tmp_path / "alice"), "guest": ids.generate("bob", tmp_path / "bob")}
+    whole = tmp_path / "whole"
+    play(whole, keys["host"], keys["guest"], "duel")
+    every = folders.game_files(whole)
+    length = len(every) - 3  # not finished: two files to go after the one received
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for path in every[:length - 1]:
+        shutil.copyfile(path, folder / path.name)
+    cached_load(folder)
+    shutil.copyfile(every[length - 1], folder / every[length - 1].name)
+    receiver = author_of(length)
+    fresh_process()
+    replays: list[int] = []
+    real = referee.replay
+
+    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
+        replays.append(len(raws))
+        return real(raws, names)
+
+    monkeypatch.setattr(referee, "replay", counted)
+    lines: list[str] = []
+    cli_report.write_reports(folder, tmp_path / ("alice" if receiver == "host" else "bob"), None, lines.append)
+    assert replays == [] and len(lines) == 2 and "preview" in lines[1], (replays, lines)
+    monkeypatch.setattr(referee, "replay", real)
+    truth = replayed(folder)
+    view = referee.outlook(truth, keys[receiver])
+    span = cli_report.report.latest_span(truth, (length - 1, view.resolution, view.reveal))
+    written = (folder / cli_report.REPORT_FOLDER / cli_report.report.report_name(span)).read_text(encoding="utf-8")
+    assert written == cli_report.report.render(truth, span)
+
+
+def test_asking_which_files_are_resolved_replays_nothing() -> None:
+    """The keys of a cached game's resolutions are those replay gives, known before any replay."""
+    calls: list[int] = []
+
+    def fill() -> dict[int, referee.Resolution]:
+        calls.append(1)
+        return {seq: referee.Resolution(seq, [], []) for seq in range(1, 9)}
+
+    resolutions = referee.Resolutions({9: referee.Resolution(9, [], [])}, fill, range(1, 9))
+    assert 5 in resolutions and 10 not in resolutions and 0 not in resolutions
+    assert max(resolutions) == 9 and len(resolutions) == 9 and resolutions.get(10) is None
+    assert calls == []
+    assert resolutions[4].state == 4 and calls == [1]
+    assert sorted(resolutions) == list(range(1, 10))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import msgspec
 
+from engine import decoded
 from engine.datafiles import scenarios_dir
 from engine.errors import RulesDataError
 from engine.war_galley.map_and_galleys.charts import Charts, load_charts
@@ -35,12 +36,23 @@ class RulesData(msgspec.Struct, frozen=True):
     counters: str
 
     def to_bytes(self) -> bytes:
-        value = {"charts": self.charts, "commanders": self.commanders, "counters": self.counters}
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        return _bytes_of(self)
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256(self.to_bytes()).hexdigest()
+        """Asked for by every state's encoding (turn.state), so computed once per bundle."""
+        return _sha256_of(self)
+
+
+@functools.lru_cache(maxsize=8)
+def _bytes_of(data: RulesData) -> bytes:
+    value = {"charts": data.charts, "commanders": data.commanders, "counters": data.counters}
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@functools.lru_cache(maxsize=8)
+def _sha256_of(data: RulesData) -> str:
+    return hashlib.sha256(_bytes_of(data)).hexdigest()
 
 
 class Parsed(msgspec.Struct, frozen=True):
@@ -84,14 +96,29 @@ def load_rules_data(data: bytes) -> RulesData:
     return bundle
 
 
+# The modules whose code turns a bundle into `Parsed`: editing any makes the kept results stale.
+_DECODERS = ("engine.errors", "engine.war_galley.map_and_galleys")
+
+
 @functools.lru_cache(maxsize=8)
 def parse(data: RulesData) -> Parsed:
-    """The typed rules of a bundle; cached, since every state of a game shares one."""
-    return Parsed(
+    """The typed rules of a bundle; cached, since every state of a game shares one.
+
+    Also kept between processes (engine.decoded, keyed by the bundle's SHA-256
+    and the decoding code): only a bundle that was read and checked whole is
+    kept, so a kept one is exactly what reading it again would give.
+    """
+    key = decoded.key_of("war-galley rules data", data.to_bytes(), _DECODERS)
+    kept = decoded.load(key)
+    if isinstance(kept, Parsed):
+        return kept
+    parsed = Parsed(
         load_charts(data.charts.encode()),
         load_manifest(data.counters.encode(), "counters.toml"),
         load_commanders(data.commanders.encode(), "commanders.toml"),
     )
+    decoded.store(key, parsed)
+    return parsed
 
 
 def main(argv: list[str]) -> int:
