@@ -21,7 +21,6 @@ import time as _time
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 from pbem import chain, identity as ids, movefile, textsafe
@@ -155,10 +154,14 @@ class Resolutions(MutableMapping[int, Resolution]):
     """
 
     def __init__(self, known: dict[int, Resolution] | None = None,
-                 fill: Callable[[], dict[int, Resolution]] | None = None, filled: range = range(0)) -> None:
+                 fill: Callable[[], dict[int, Resolution]] | None = None, filled: range = range(0),
+                 one: Callable[[int], Resolution | None] | None = None) -> None:
         self._known = dict(known or {})
         self._fill = fill
         self._filled = filled if fill is not None else range(0)
+        # Resolves one skipped file on its own when it can (the last one, from the state before it
+        # that the cache also keeps); None: only the replay can.
+        self._one = one
 
     def _complete(self) -> None:
         if self._fill is not None:
@@ -174,8 +177,16 @@ class Resolutions(MutableMapping[int, Resolution]):
 
     def __getitem__(self, seq: int) -> Resolution:
         if seq not in self._known and seq in self._filled:
+            alone = self._one(seq) if self._one is not None and self._fill is not None else None
+            if alone is not None:
+                self._known[seq] = alone
+                return alone
             self._complete()
         return self._known[seq]
+
+    def known(self, seq: int) -> Resolution | None:
+        """File `seq`'s resolution if it is at hand, without replaying anything."""
+        return self._known.get(seq)
 
     def __setitem__(self, seq: int, resolution: Resolution) -> None:
         self._known[seq] = resolution
@@ -191,7 +202,7 @@ class Resolutions(MutableMapping[int, Resolution]):
         return len(self._keys())
 
     def copy(self) -> Resolutions:
-        return Resolutions(self._known, self._fill, self._filled)
+        return Resolutions(self._known, self._fill, self._filled, self._one)
 
 
 @dataclass
@@ -207,6 +218,9 @@ class Game:
     _initial_state: Any = None
     # (k, state): file k's resolved state, known from the state cache without its events
     tip: tuple[int, Any] | None = None
+    # (k - 1, state made on demand): the state before file k, which the cache also keeps, so that the
+    # last resolved file can be resolved (for its report) without replaying the game
+    before_tip: tuple[int, Callable[[], Any]] | None = None
 
     @property
     def initial_state(self) -> Any:
@@ -252,7 +266,21 @@ class Game:
             return self.initial_state
         if self.tip is not None and self.tip[0] == seq - 1:
             return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
+        if self.before_tip is not None and self.before_tip[0] == seq - 1:
+            return self.before_tip[1]()  # the cache's too: its hash is the one file seq signs
         return self.resolutions[seq - 1].state
+
+    def known_state_before(self, seq: int) -> Any | None:
+        """The state before file `seq` if it is at hand without replaying anything, else None."""
+        if seq <= 1:
+            return self.initial_state
+        if self.tip is not None and self.tip[0] == seq - 1:
+            return self.tip[1]
+        if self.before_tip is not None and self.before_tip[0] == seq - 1:
+            return self.before_tip[1]()
+        known = (self.resolutions.known(seq - 1) if isinstance(self.resolutions, Resolutions)
+                 else self.resolutions.get(seq - 1))
+        return None if known is None else known.state
 
     @property
     def resolved_state(self) -> Any:
@@ -286,7 +314,8 @@ class Game:
     def copy(self) -> Game:
         """A copy whose file list and resolutions can grow without touching this one."""
         resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
-        return Game(list(self.files), list(self.names), self.setup, self.guest, resolutions, self._initial_state, self.tip)
+        return Game(list(self.files), list(self.names), self.setup, self.guest, resolutions, self._initial_state, self.tip,
+                    self.before_tip)
 
     def reveals_made(self, role: str) -> int:
         return sum(1 for f in self.files if isinstance(f.body, Move) and f.body.author == role)
@@ -590,10 +619,47 @@ def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game
     except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
         return None
     covered_raws, covered_names = raws[:count], names[:count]
+    resolved = count - 2
+    before_tip = _before_tip(entry.previous, files[resolved].body, ruleset, setup.rules_data, resolved)
+
+    def one(seq: int) -> Resolution | None:
+        """The last resolved file's resolution, from the state before it: a report of the latest
+        file then costs one file's rules, not a replay. None (replay) unless it is checked as the
+        replay checks it: the dice and the state the next file signs."""
+        if seq != resolved or (seq >= 2 and before_tip is None):
+            return None
+        following = files[seq + 1].body
+        assert isinstance(following, Move)
+        try:
+            resolution = resolve(game, seq, bytes.fromhex(following.reveal), names[seq + 1])
+            if (resolution.rolls != list(following.rolls)
+                    or sha256_hex(ruleset.state_bytes(resolution.state)) != following.state):
+                return None
+        except Exception:  # whatever went wrong, the replay gives the true answer or error
+            return None
+        return resolution
+
     # replaying files 0..count-1 resolves files 1..count-2
-    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions, filled=range(1, count - 1))
+    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions,
+                              filled=range(1, count - 1), one=one)
     _cache_on_disk[folder.resolve()] = entry.files[-1]
-    return Game(files, names[:count], setup, acceptance.guest, resolutions, None, (count - 2, state))
+    game = Game(files, names[:count], setup, acceptance.guest, resolutions, None, (resolved, state), before_tip)
+    return game
+
+
+def _before_tip(data: bytes, resolved_body: Any, ruleset: Ruleset, rules_data: bytes,
+                resolved: int) -> tuple[int, Callable[[], Any]] | None:
+    """The cache's state before the last resolved file, if it keeps one whose hash that file signs."""
+    if not data or resolved < 2 or not isinstance(resolved_body, Move) or sha256_hex(data) != resolved_body.state:
+        return None
+    made: list[Any] = []
+
+    def state() -> Any:
+        if not made:
+            made.append(ruleset.load_state(data, rules_data))
+        return made[0]
+
+    return resolved - 1, state
 
 
 def save_state_cache(folder: Path, game: Game) -> None:
@@ -617,9 +683,20 @@ def save_state_cache(folder: Path, game: Game) -> None:
         files=tuple(f.hash for f in game.files),
         resolved=len(game.files) - 2,
         state=ruleset.state_bytes(game.resolved_state),
+        previous=_previous_bytes(game),
     )
     statecache.write(folder, entry)
     _cache_on_disk[key] = last
+
+
+def _previous_bytes(game: Game) -> bytes:
+    """The state before the last resolved file, encoded, if the game has it at hand (b"" if not: a
+    report of that file then replays)."""
+    resolved = len(game.files) - 2
+    if resolved < 2:
+        return b""
+    state = game.known_state_before(resolved)
+    return b"" if state is None else game.ruleset.state_bytes(state)
 
 
 # ----- writing new files ----------------------------------------------------------

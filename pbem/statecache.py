@@ -7,7 +7,9 @@ the hash of the last, and any change to any file shows), the ruleset's name
 and version, the hashes of the rules data and scenario, a fingerprint of the
 installed code that computed it, and the latest resolvable state in the
 ruleset's own canonical encoding (`state_bytes`, loaded back with
-`load_state`). A checksum over all of it catches damage. Anything that does
+`load_state`), with the state before it (`previous`: its hash is the one
+the last resolved file signs), so that the latest file's report resolves
+that one file instead of replaying the game. A checksum over all of it catches damage. Anything that does
 not match exactly makes the cache ignored: deleting it, or a corrupted,
 stale or foreign one, only costs a replay. It is written atomically (a
 temporary file renamed into place) and is nobody's secret: the files it
@@ -27,7 +29,7 @@ from typing import Any
 import msgspec
 
 CACHE_NAME = ".pbem-state"
-FORMAT = 1
+FORMAT = 2  # 2: the state before the last resolved file (`previous`)
 _MAGIC = b"pbem-state-cache\n"
 
 
@@ -41,6 +43,7 @@ class Entry(msgspec.Struct, frozen=True, array_like=True):
     files: tuple[bytes, ...]  # SHA-256 of each file covered, in order
     resolved: int  # the file whose resolution `state` is (the last but one)
     state: bytes  # ruleset.state_bytes(that state)
+    previous: bytes = b""  # the state before file `resolved` (b"": not kept), for the latest report
 
 
 _encoder = msgspec.msgpack.Encoder()

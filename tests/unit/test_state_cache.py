@@ -252,3 +252,58 @@ def test_asking_which_files_are_resolved_replays_nothing() -> None:
     assert calls == []
     assert resolutions[4].state == 4 and calls == [1]
     assert sorted(resolutions) == list(range(1, 10))
+
+
+def _counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    replays: list[int] = []
+    real = referee.replay
+
+    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
+        replays.append(len(raws))
+        return real(raws, names)
+
+    monkeypatch.setattr(referee, "replay", counted)
+    return replays
+
+
+@pytest.mark.parametrize("name", ["tauris-game", "duel-game"])
+def test_the_latest_report_of_a_cached_game_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            name: str) -> None:
+    """`pbem report` of the latest file resolves that one file from the state before it, which the cache
+    keeps (its hash is the one that file signs), and writes the replayed game's very report."""
+    from pbem import report
+
+    folder = game_copy(tmp_path, name, 60)
+    truth = replayed(folder)
+    span = report.latest_span(truth)
+    expected = report.render(truth, span)
+    cached_load(folder)
+    fresh_process()
+    replays = _counting_replays(monkeypatch)
+    game = referee.load(folder)
+    assert game.before_tip is not None
+    cached_span = report.latest_span(game)
+    assert report.render(game, cached_span) == expected
+    assert replays == [], replays
+
+
+def test_a_cache_whose_earlier_state_is_not_the_signed_one_is_not_used_for_it(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state before the last resolved file must hash to what that file signs; another one is ignored
+    and the report replays, with the same answer."""
+    from pbem import report
+
+    folder = game_copy(tmp_path, "tauris-game", 60)
+    truth = replayed(folder)
+    expected = report.render(truth, report.latest_span(truth))
+    cached_load(folder)
+    entry = statecache.read(folder)
+    assert entry is not None and entry.previous
+    other = truth.ruleset.state_bytes(truth.resolutions[30].state)
+    statecache.write(folder, msgspec.structs.replace(entry, previous=other))
+    fresh_process()
+    replays = _counting_replays(monkeypatch)
+    game = referee.load(folder)
+    assert game.before_tip is None
+    assert report.render(game, report.latest_span(game)) == expected
+    assert replays == [60], replays
