@@ -6,6 +6,7 @@ form); states are `engine.war_galley.turn.state.GameState`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -83,12 +84,7 @@ class WarGalley(Adapter):
         return parse_scenario(data, str(path), builtin_manifest(), builtin_commanders()).key, data
 
     def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
-        if tournament.is_tournament(scenario_data):
-            spec = tournament.load(scenario_data)
-            return spec.sides[0].key, spec.sides[1].key
-        parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
-        s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
-        return s.sides[0].key, s.sides[1].key
+        return _sides(scenario_data, rules_data)
 
     # --- the contract ---
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
@@ -202,6 +198,16 @@ class WarGalley(Adapter):
         from engine.war_galley.play import agent
 
         return agent.choose_json(state, side, rng, shortcuts)
+
+
+@lru_cache(maxsize=8)  # asked of the invitation and again of the acceptance: each parse checks the whole battle
+def _sides(scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
+    if tournament.is_tournament(scenario_data):
+        spec = tournament.load(scenario_data)
+        return spec.sides[0].key, spec.sides[1].key
+    parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
+    s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+    return s.sides[0].key, s.sides[1].key
 
 
 RULESET = WarGalley()
