@@ -385,7 +385,9 @@ def verify(
     against: Annotated[Optional[Path], typer.Option(help="Another file for some step: prove equivocation if it is one.")] = None,
 ) -> None:
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
-    if cli_report.archives.is_archive(path):  # an archive made by `pbem archive`: the game from it alone
+    # An archive made by `pbem archive`: the game from it alone. A folder is never one (and asking
+    # would import the archive and report code, jinja2 with it, for nothing).
+    if path.is_file() and cli_report.archives.is_archive(path):
         return cli_report.verify_archive(path, out)
     game = referee.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
