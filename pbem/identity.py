@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InternalError, InvalidSignature, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -111,10 +110,7 @@ class Identity:
 
     @property
     def public_b64(self) -> str:
-        raw = self.private.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
-        return encode_public(raw)
+        return encode_public(self.private.public_key().public_bytes_raw())
 
     @property
     def fingerprint(self) -> str:
@@ -122,11 +118,7 @@ class Identity:
 
     def private_raw(self) -> bytes:
         """The 32-byte private seed; used only to derive the reveal chain's seed."""
-        return self.private.private_bytes(
-            serialization.Encoding.Raw,
-            serialization.PrivateFormat.Raw,
-            serialization.NoEncryption(),
-        )
+        return self.private.private_bytes_raw()
 
     def sign(self, data: bytes) -> bytes:
         return self.private.sign(data)
@@ -149,6 +141,8 @@ def generate(name: str, folder: Path) -> Identity:
     private = Ed25519PrivateKey.generate()
     identity = Identity(name, private, folder)
     check_public(identity.public_b64, f"new key {name!r}")  # a generated key always passes; never write one that would not
+    from cryptography.hazmat.primitives import serialization
+
     pem = private.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -162,6 +156,26 @@ def generate(name: str, folder: Path) -> Identity:
     return identity
 
 
+# The DER of an unencrypted PKCS#8 Ed25519 key (RFC 8410) is this prefix and the 32-byte seed: the one
+# form `pbem keygen` writes. Read directly, a key costs no import of cryptography's serialization
+# package (~35 ms of every command that loads a key); anything else goes to the library.
+_PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
+_PEM_LINES = (b"-----BEGIN PRIVATE KEY-----", b"-----END PRIVATE KEY-----")
+
+
+def _pkcs8_ed25519(pem: bytes) -> Ed25519PrivateKey | None:
+    lines = pem.strip().splitlines()
+    if len(lines) != 3 or (lines[0], lines[-1]) != _PEM_LINES:
+        return None
+    try:
+        der = base64.b64decode(lines[1], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(der) != len(_PKCS8_ED25519) + 32 or not der.startswith(_PKCS8_ED25519):
+        return None
+    return Ed25519PrivateKey.from_private_bytes(der[len(_PKCS8_ED25519):])
+
+
 def load(name: str, folder: Path) -> Identity:
     """Load key NAME from `folder`, or raise KeyProblem saying what is wrong."""
     _check_name(name)
@@ -172,10 +186,14 @@ def load(name: str, folder: Path) -> Identity:
         raise KeyProblem(f"no key {name!r} in {folder} (make one with: pbem keygen {name})") from None
     except OSError as exc:
         raise KeyProblem(f"{key_path}: cannot read ({exc.strerror})") from None
-    try:
-        private = serialization.load_pem_private_key(pem, password=None)
-    except (ValueError, TypeError, UnsupportedAlgorithm, InternalError):  # any damage to the file
-        raise KeyProblem(f"{key_path}: not a readable private key") from None
+    private = _pkcs8_ed25519(pem)
+    if private is None:  # not the one form `pbem keygen` writes: let the library read (or refuse) it
+        from cryptography.hazmat.primitives import serialization
+
+        try:
+            private = serialization.load_pem_private_key(pem, password=None)
+        except (ValueError, TypeError, UnsupportedAlgorithm, InternalError):  # any damage to the file
+            raise KeyProblem(f"{key_path}: not a readable private key") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise KeyProblem(f"{key_path}: not an Ed25519 key")
     identity = Identity(name, private, folder)
