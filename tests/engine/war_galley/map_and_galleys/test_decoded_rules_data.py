@@ -147,3 +147,25 @@ def test_the_kept_builtin_battle_counters_and_commanders_equal_the_read_ones(cac
         assert got[1].items() == first[1].items() and got[1].source == first[1].source
         assert got[2].rosters == first[2].rosters and got[2].source == first[2].source
     fresh()
+
+
+def test_the_map_grid_kept_between_processes_is_the_one_drawn(cache: Path) -> None:
+    """A turn report's map grid (engine.war_galley.play.view_map) is kept too: loaded, it is the drawing
+    itself; damaged, it is drawn again."""
+    from engine.war_galley.battles.setup import new_game
+    from engine.war_galley.play import view_map
+    from engine.war_galley.ruleset import RULESET
+
+    board = new_game(RULESET.builtin_scenario("actium"), RULESET.default_rules_data(), {}).board
+    drawn = view_map._draw_grid(board)
+    view_map.grid.cache_clear()
+    assert view_map.grid(board) == drawn  # drawn, and kept
+    kept = [p for p in cache.iterdir() if not p.name.startswith(".")]
+    assert kept
+    view_map.grid.cache_clear()
+    assert view_map.grid(board) == drawn  # loaded
+    for path in kept:
+        path.write_bytes(path.read_bytes()[:-10] + b"0123456789")
+    view_map.grid.cache_clear()
+    assert view_map.grid(board) == drawn  # damaged: drawn again
+    view_map.grid.cache_clear()
