@@ -27,6 +27,7 @@ The machine is shared: read medians and ratios, not single runs; CPU time
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -50,19 +51,16 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 
 
 def run_once(argv: list[str], reset: object = None) -> tuple[float, float, int, int]:
-    """(wall seconds, CPU seconds (user + sys), peak RSS in KiB, exit status) of one process."""
+    """(wall seconds, CPU seconds (user + sys), peak RSS in KiB, exit status) of one process, timed and
+    reaped by bench/run_child.py (a small process: see there why)."""
     if callable(reset):
         reset()
-    started = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    if child.stderr is not None:
-        error = child.stderr.read().decode(errors="replace").strip()
-        child.stderr.close()
-        if status and error:
-            print(f"    ! {' '.join(argv[-3:])}: {error.splitlines()[-1][:160]}", file=sys.stderr)
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    done = subprocess.run([sys.executable, "-S", str(BENCH / "run_child.py"), *argv], stdout=subprocess.PIPE,
+                          text=True, env=CHILD_ENV, check=True)
+    figures = json.loads(done.stdout)
+    if figures["status"] and figures["error"]:
+        print(f"    ! {' '.join(argv[-3:])}: {figures['error'].splitlines()[-1][:160]}", file=sys.stderr)
+    return figures["wall"], figures["cpu"], figures["peak_kib"], figures["status"]
 
 
 class Figure:
@@ -166,6 +164,10 @@ def bench_length(source: Path, length: int, runs: int, work: Path, commands: set
     def fresh() -> None:
         shutil.rmtree(folder)
         shutil.copytree(pristine, folder)
+        # A player's files were written minutes or days before his command, not a moment ago: within
+        # one command pbem reads a file again only if its times are too recent to prove it unchanged
+        # (pbem.folder._RACY_NS), and a fresh copy's are. Not timed.
+        time.sleep(2.1)
 
     if "move" in commands:
         lines.append(row(length, measure("move (no orders)", PBEM + ["move", str(folder), "--pass", "--keys", str(keys / nxt)], runs, fresh)))
@@ -188,6 +190,14 @@ def cold_starts(source: Path, runs: int, work: Path) -> list[str]:
             row(4, status, f"{status.median / bare.median:.1f}x python -c pass ({status.cpu / bare.cpu:.1f}x CPU)")]
 
 
+def made(scenario: str, files: int, seed: int) -> Path:
+    """The game's folder, made (or found) by bench/games.py in a process of its own: a fork of this
+    process starts with this one's memory, so making a game here would inflate every child's peak."""
+    done = subprocess.run([sys.executable, str(BENCH / "games.py"), scenario, str(files), str(seed)],
+                          stdout=subprocess.PIPE, text=True, check=True, env=CHILD_ENV)
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="counted runs of each command (after one warm-up)")
@@ -205,8 +215,8 @@ def main() -> None:
     lengths = [int(n) for n in args.lengths.split(",")]
     commands = set(args.commands.split(","))
     print(f"making or finding the games under {games.cache_root()} ...", file=sys.stderr, flush=True)
-    actium = args.actium_game or games.make_game("actium", args.actium_files, args.seed)
-    tauris = games.make_game("tauris", 3000, args.seed) if "tauris" in commands else actium
+    actium = args.actium_game or made("actium", args.actium_files, args.seed)
+    tauris = made("tauris", 3000, args.seed) if "tauris" in commands else actium
     actium_len = len(list((actium / "game").glob("*.pbem")))
     tauris_len = len(list((tauris / "game").glob("*.pbem")))
     print(f"actium: {actium_len} files (seed {args.seed}); tauris: {tauris_len} files, played to its end")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import BinaryIO
 
@@ -59,11 +60,31 @@ def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         raise FolderProblem(f"{path}: cannot read ({exc.strerror})") from None
 
 
+# A command loads its game folder several times in one process (its own check, the reports, the state
+# cache): a file this process has read, unchanged since by everything the file system keeps of it
+# (inode, size, modification and change times), is not read again. One whose times are too close to
+# that reading to tell a later write (time stamps may be as coarse as a clock tick) is read again, as
+# git re-checks a "racily clean" index entry. Nothing is kept across processes.
+_RACY_NS = 2_000_000_000
+_seen: dict[str, tuple[tuple[int, int, int, int], int, bytes]] = {}
+
+
 def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[bytes]:
     """Every file's bytes, as `read` gives them, with one system call to open, read and close each
     (a long game has thousands: Python's buffered file objects cost more than the reading)."""
     raws = []
     for path in paths:
+        name = str(path)
+        try:
+            stat = os.stat(path)
+            mark = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        except OSError:
+            mark = None
+        kept = _seen.get(name)
+        if mark is not None and kept is not None and kept[0] == mark and max(mark[2], mark[3]) < kept[1] - _RACY_NS:
+            raws.append(kept[2])
+            continue
+        read_at = time.time_ns()
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except OSError:
@@ -83,6 +104,8 @@ def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[byte
             os.close(fd)
         if len(data) > limit:
             raise MalformedFile(f"{path}: more than {limit} bytes, larger than any pbem input can be")
+        if mark is not None:
+            _seen[name] = (mark, read_at, data)
         raws.append(data)
     return raws
 
