@@ -48,6 +48,19 @@ def cached_load(folder: Path) -> referee.Game:
     return referee.load(folder)
 
 
+def _counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lengths of every full replay from now on (monkeypatch.undo() stops the counting)."""
+    replays: list[int] = []
+    real = referee.replay
+
+    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
+        replays.append(len(raws))
+        return real(raws, names)
+
+    monkeypatch.setattr(referee, "replay", counted)
+    return replays
+
+
 def same_answer(game: referee.Game, truth: referee.Game) -> None:
     ruleset = truth.ruleset
     assert len(game.files) == len(truth.files)
@@ -183,14 +196,7 @@ def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatc
     shutil.copyfile(every[-1], folder / every[-1].name)
     truth = replayed(folder)
     fresh_process()
-    replays: list[int] = []
-    real = referee.replay
-
-    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
-        replays.append(len(raws))
-        return real(raws, names)
-
-    monkeypatch.setattr(referee, "replay", counted)
+    replays = _counting_replays(monkeypatch)
     lines: list[str] = []
     cli_report.write_reports(folder, tmp_path / "no-keys", None, lines.append)
     assert replays == [] and len(lines) == 1, (replays, lines)
@@ -219,18 +225,11 @@ def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path
     shutil.copyfile(every[length - 1], folder / every[length - 1].name)
     receiver = author_of(length)
     fresh_process()
-    replays: list[int] = []
-    real = referee.replay
-
-    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
-        replays.append(len(raws))
-        return real(raws, names)
-
-    monkeypatch.setattr(referee, "replay", counted)
+    replays = _counting_replays(monkeypatch)
     lines: list[str] = []
     cli_report.write_reports(folder, tmp_path / ("alice" if receiver == "host" else "bob"), None, lines.append)
     assert replays == [] and len(lines) == 2 and "preview" in lines[1], (replays, lines)
-    monkeypatch.setattr(referee, "replay", real)
+    monkeypatch.undo()
     truth = replayed(folder)
     view = referee.outlook(truth, keys[receiver])
     span = cli_report.report.latest_span(truth, (length - 1, view.resolution, view.reveal))
@@ -252,18 +251,6 @@ def test_asking_which_files_are_resolved_replays_nothing() -> None:
     assert calls == []
     assert resolutions[4].state == 4 and calls == [1]
     assert sorted(resolutions) == list(range(1, 10))
-
-
-def _counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    replays: list[int] = []
-    real = referee.replay
-
-    def counted(raws: list[bytes], names: list[str]) -> referee.Game:
-        replays.append(len(raws))
-        return real(raws, names)
-
-    monkeypatch.setattr(referee, "replay", counted)
-    return replays
 
 
 @pytest.mark.parametrize("name", ["tauris-game", "duel-game"])

@@ -27,7 +27,7 @@ def _plain(value: Any) -> Any:
     """What the encoder cannot encode by itself: a roll range (Devices.flame_ignites) as its text."""
     if isinstance(value, RollRange):
         return str(value)
-    raise NotImplementedError(f"cannot encode {type(value).__name__}")
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")  # msgspec's enc_hook protocol: "not mine"
 
 
 # sorts every set and dict: the same bytes in every process
@@ -125,7 +125,7 @@ def _typed(kind: type, value: Any) -> Any:
     """What the decoder cannot decode by itself: a roll range from its text (the inverse of `_plain`)."""
     if kind is RollRange and isinstance(value, str):
         return RollRange.parse(value)
-    raise NotImplementedError(f"cannot decode {kind}")
+    raise NotImplementedError(f"cannot decode {kind}")  # msgspec's dec_hook protocol: "not mine"
 
 
 _decoder = msgspec.json.Decoder(GameState, dec_hook=_typed)
