@@ -28,12 +28,12 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.events import DieRolled, Event
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
-from engine.war_galley.galley_combat.kept import Kept, others
 from engine.war_galley.map_and_galleys import charts as tables
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts, RamOutcome
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbour
+from engine.war_galley.map_and_galleys.occupancy import occupancy
 from engine.war_galley.map_and_galleys.position import Around, Position, Side
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import Leg, Mover, Refused, advance, surroundings
@@ -103,36 +103,25 @@ def enemies_near(battlefield: Battlefield, mover: Galley) -> list[Galley]:
     Only these can avoid it (6.51), ram it in reaction (6.7: the reacting galley's bow is next to the
     Bow hex the mover entered) or fire back at it (8.42), so the reactions look no further: sorting every
     galley on the map after every step was once most of a replay's time. They are found from the hexes
-    around the mover in an index of who fills each hex, kept while the other galleys stay the same (a
-    galley's steps move only itself).
+    around the mover in the battlefield's index of who fills each hex (map_and_galleys.occupancy, the one
+    movement uses), kept while the other galleys stay the same (a galley's steps move only itself).
     """
     position = mover.position
     if position is None:
         return []
-    around_me = others(battlefield, mover.id)
-    kept = _filled.find((), around_me)
-    if kept is None:
-        kept = _filled.keep((), around_me, (_filled_by(around_me),))
-    filled, side = kept[0], mover.controller
-    if filled is None:  # two of them share a hex: look at each
+    galleys = tuple(battlefield.values())
+    index = occupancy(galleys)
+    side = mover.controller
+    if index.plain:  # two counters share a hex (one passing through another, 7.24): the index would hide one
         near = position.near
-        found = [other for other in around_me
-                 if other.position is not None and not near.isdisjoint(other.position.hexes)
-                 and other.controller is not side]
+        found = [other for other in galleys
+                 if other.id != mover.id and other.position is not None
+                 and not near.isdisjoint(other.position.hexes) and other.controller is not side]
     else:
-        found = list({other.id: other for other in map(filled.get, position.near)
-                      if other is not None and other.controller is not side}.values())
+        occupied, _ = index.around(mover)
+        found = [battlefield[gid] for gid in dict.fromkeys(map(occupied.get, position.near)) if gid is not None]
+        found = [other for other in found if other.controller is not side]
     return by_id(found) if len(found) > 1 else found
-
-
-def _filled_by(galleys: tuple[Galley, ...]) -> dict[Hex, Galley] | None:
-    """Who fills each hex; None if two galleys share one (one passing through another, 7.24)."""
-    pairs = [(h, galley) for galley in galleys if galley.position is not None for h in galley.position.hexes]
-    filled = dict(pairs)
-    return filled if len(filled) == len(pairs) else None
-
-
-_filled: Kept[tuple[dict[Hex, Galley] | None]] = Kept()
 
 
 # --- who may ram ---------------------------------------------------------------
