@@ -264,20 +264,17 @@ class Game:
         """The state the decisions of file `seq` are made in (resolved file seq-1)."""
         if seq <= 1:
             return self.initial_state
-        if self.tip is not None and self.tip[0] == seq - 1:
-            return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
-        if self.before_tip is not None and self.before_tip[0] == seq - 1:
-            return self.before_tip[1]()  # the cache's too: its hash is the one file seq signs
-        return self.resolutions[seq - 1].state
+        at_hand = self.known_state_before(seq)
+        return at_hand if at_hand is not None else self.resolutions[seq - 1].state  # this may replay
 
     def known_state_before(self, seq: int) -> Any | None:
         """The state before file `seq` if it is at hand without replaying anything, else None."""
         if seq <= 1:
             return self.initial_state
         if self.tip is not None and self.tip[0] == seq - 1:
-            return self.tip[1]
+            return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
         if self.before_tip is not None and self.before_tip[0] == seq - 1:
-            return self.before_tip[1]()
+            return self.before_tip[1]()  # the cache's too: its hash is the one file seq signs
         known = (self.resolutions.known(seq - 1) if isinstance(self.resolutions, Resolutions)
                  else self.resolutions.get(seq - 1))
         return None if known is None else known.state
