@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -70,13 +69,25 @@ def test_an_illegal_decision_raises_its_own_error_before_any_die(game: referee.G
         Paused(game.ruleset.apply, state, {"kind": "speed", "side": "nobody", "squadron": "none"})
 
 
-def test_cancelled_it_ends_its_thread(game: referee.Game) -> None:
+def test_cancelled_it_ends_its_greenlet(game: referee.Game) -> None:
     _, state, decision = _rolling(game)[0]
-    before = threading.active_count()
     paused = Paused(game.ruleset.apply, state, decision)
-    assert threading.active_count() == before + 1
+    assert not paused.ended  # held at its first die
     paused.cancel()
-    for thread in threading.enumerate():
-        if thread.name == "pbem-paused-apply":
-            thread.join(timeout=10)
-    assert threading.active_count() == before
+    assert paused.ended and paused.spent and not paused.finished
+    paused.cancel()  # a second cancel does nothing
+
+
+def test_an_error_after_the_first_die_is_raised_by_resume(game: referee.Game) -> None:
+    _, state, decision = _rolling(game)[0]
+
+    class Broken:
+        def d6(self, purpose: str) -> int:
+            raise ValueError(f"no die for {purpose}")
+
+        two_d6 = d6
+
+    paused = Paused(game.ruleset.apply, state, decision)
+    with pytest.raises(ValueError, match="no die for"):
+        paused.resume(Broken())
+    assert paused.ended
