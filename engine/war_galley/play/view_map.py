@@ -69,6 +69,11 @@ _GRID_CODE = ("engine.war_galley.play.view_map", "engine.war_galley.map_and_gall
               "engine.war_galley.map_and_galleys.board")
 
 
+# The board's bytes name its drawing: sets sorted, else a set's order (which varies between
+# processes) gave every process a key of its own, so the drawing was never found again.
+_BOARD_BYTES = msgspec.msgpack.Encoder(order="deterministic")
+
+
 @lru_cache(maxsize=16)
 def grid(board: Board) -> dict[str, Any]:
     """The fixed part of the map: hexes, their numbers, land, coast, the sheets' frames.
@@ -76,13 +81,18 @@ def grid(board: Board) -> dict[str, Any]:
     The same for every state of a battle, so made once (callers must not change it), and kept
     between processes (engine.decoded, keyed by the board's bytes and this code): drawing Actium's
     3,000 hexes costs a turn report ~0.12 s, loading the drawing ~8 ms."""
-    key = decoded.key_of("war-galley map grid", msgspec.msgpack.encode(board), _GRID_CODE)
+    key = grid_key(board)
     kept = decoded.load(key)
     if isinstance(kept, dict):
         return kept
     drawn = _draw_grid(board)
     decoded.store(key, drawn)
     return drawn
+
+
+def grid_key(board: Board) -> str:
+    """The drawing's name among the kept data: the same for equal boards in every process."""
+    return decoded.key_of("war-galley map grid", _BOARD_BYTES.encode(board), _GRID_CODE)
 
 
 def _draw_grid(board: Board) -> dict[str, Any]:
