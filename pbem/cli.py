@@ -439,6 +439,7 @@ def _click_exception() -> type[Exception]:
 
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
+    cli_start.settle_collector()
     try:
         result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
         if loaded(referee):  # only now: a failed command leaves the game folder as it was
