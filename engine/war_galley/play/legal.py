@@ -127,7 +127,7 @@ def transfers(state: GameState, side: str) -> list[Transfer]:
 
 def activations(state: GameState, due: Due) -> list[AnyDecision]:
     out: list[AnyDecision] = []
-    options = _Options(state, due.side)  # one per listing: it depends only on the state and the side
+    options = _options(state, due.side)
     for key, also in allowed(state, due.side):
         for variant in range(3):
             decision = scenario_play.with_entries(state, _activation(state, due.side, key, also, variant, options),
@@ -147,6 +147,7 @@ class _Options:
 
     def __init__(self, state: GameState, side: str) -> None:
         self.state = state
+        self.side = side
         self.reaches: dict[GalleyId, list[Reach]] = {}
         enemy = frozenset(h for g in state.galleys if g.position is not None and state.controller(g) != side
                           for h in g.position.hexes)
@@ -163,6 +164,26 @@ class _Options:
 
     def nearness(self, reach: Reach) -> int:
         return min(self.gap.get(h, 999) for h in reach.position.hexes)
+
+
+_last_options: list[_Options] = []
+
+
+def _options(state: GameState, side: str) -> _Options:
+    """The last listing's `_Options` if this state's battlefield is the very same, else new ones.
+
+    An Individual Squadron's listing (legal_shortcuts) lists activations in the state each Crew check
+    result leaves; the results differ in whether the galley is held, not in the galleys, so the planner's
+    end positions, half of the listing's cost, are worked out once, not once per result. Only what
+    `_Options` reads is compared (board and charts by identity: a miss costs only the work; the galleys
+    by value, cheap since all but the one activated are the very same objects)."""
+    last = _last_options[0] if _last_options else None
+    if (last is not None and last.side == side and last.state.galleys == state.galleys
+            and last.state.board is state.board and last.state.charts is state.charts
+            and last.state.wind == state.wind and last.state.turn == state.turn and last.state.sides == state.sides):
+        return last
+    _last_options[:] = [_Options(state, side)]
+    return _last_options[0]
 
 
 @lru_cache(maxsize=8)  # the Crew check listing asks it again of each result's state: the galleys stand still
