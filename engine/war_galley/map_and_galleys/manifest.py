@@ -13,7 +13,6 @@ a galley is written `TYPE#ID` (`3#35`, `cat3#12`) and a run of them
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
@@ -40,6 +39,8 @@ T = TypeVar("T")
 
 def read_toml(data: bytes, source: str) -> dict[str, Any]:
     """Parse TOML bytes; syntax errors keep tomllib's "(at line L, column C)"."""
+    import tomllib  # here: a command that finds the data decoded (engine.decoded) never reads TOML
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

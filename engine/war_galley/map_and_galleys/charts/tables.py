@@ -16,7 +16,6 @@ without touching code.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -447,6 +446,8 @@ def card_notation(type_: type, obj: Any) -> Any:
 
 def load_charts(data: bytes) -> Charts:
     """Read and check rules data; every problem names its table and key."""
+    import tomllib  # here: a command that finds the charts decoded (engine.decoded) never reads TOML
+
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
