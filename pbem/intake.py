@@ -22,20 +22,20 @@ Input is read to at most a bound a legal source can reach, then refused.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import html
-import mailbox
 import re
 import tempfile
 from dataclasses import dataclass
-from email.message import EmailMessage, Message
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import TYPE_CHECKING, BinaryIO, Iterable
 
 from pbem import armor
 from pbem.errors import FolderProblem, MalformedFile, MissingFile
 from pbem.movefile import MAX_FILE_BYTES
+
+if TYPE_CHECKING:  # the mail parsers are imported where mail is read: a raw file (most receives) needs none
+    import mailbox
+    from email.message import EmailMessage, Message
 
 # An email carries a file three times at most (armored body, attachment, an
 # HTML alternative), base64 adds a third, and there may be a few files.
@@ -137,7 +137,7 @@ def read_bytes(data: bytes, what: str) -> list[Found]:
     if form == "mbox":
         return _read_mbox(data, what, None)
     if form == "message":
-        found = from_message(email.message_from_bytes(data, policy=email.policy.default), what)
+        found = from_message(as_email(data), what)
     else:
         found = from_text(data.decode("utf-8", errors="replace"), what)
     if not found:
@@ -151,6 +151,8 @@ def _read_mbox(data: bytes, what: str, path: Path | None) -> list[Found]:
             handle.write(data)
             handle.flush()
             return _read_mbox(data, what, Path(handle.name))
+    import mailbox
+
     box = mailbox.mbox(path, factory=None, create=False)
     found: list[Found] = []
     try:
@@ -165,6 +167,8 @@ def _read_mbox(data: bytes, what: str, path: Path | None) -> list[Found]:
 
 def read_maildir(path: Path) -> list[Found]:
     """Every pbem file in every message of a Maildir (new/ and cur/), oldest first."""
+    import mailbox
+
     box = mailbox.Maildir(path, factory=None, create=False)
     found: list[Found] = []
     for key in maildir_keys(box):
@@ -189,6 +193,10 @@ def _delivery_time(box: mailbox.Maildir, key: str) -> tuple[float, str]:
 def as_email(data: bytes) -> EmailMessage:
     if len(data) > MAX_MESSAGE_BYTES:
         raise MalformedFile(f"a message of {len(data)} bytes; no message a player is sent is that large")
+    import email
+    import email.policy
+    from email.message import EmailMessage
+
     message = email.message_from_bytes(data, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     return message
