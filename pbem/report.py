@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from engine.datafiles import templates_dir
 from pbem import identity as ids
@@ -65,7 +66,22 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["short"] = lambda text, n=16: str(text)[:n]
+    env.filters["svg_texts"] = svg_texts
     return env
+
+
+def _escaped(value: Any) -> str:
+    """`value` as autoescape writes it (markupsafe's escape: & < > ' " as &amp; &lt; &gt; &#39; &#34;)."""
+    return (str(value).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+            .replace("'", "&#39;").replace('"', "&#34;"))
+
+
+def svg_texts(items: Any) -> markupsafe.Markup:
+    """`<text x="X" y="Y">TEXT</text>` for each [x, y, text], escaped: what a template loop writes, at a
+    tenth of its cost (a loop of three escaped values an item cost a turn report of Actium's 2,958 hex
+    numbers ~25 ms)."""
+    return markupsafe.Markup("".join(f'<text x="{_escaped(x)}" y="{_escaped(y)}">{_escaped(t)}</text>'
+                                     for x, y, t in items))
 
 
 def templates_of(ruleset: Any) -> str:

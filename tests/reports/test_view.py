@@ -94,3 +94,14 @@ def test_hostile_names_and_notes_are_escaped(hostile: Game) -> None:
     assert HOSTILE_NAME not in html and HOSTILE_NOTE not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'id="injected"' not in html
+
+
+def test_svg_texts_writes_what_the_escaped_template_loop_wrote() -> None:
+    # The hex numbers of a map are written by one filter, not a loop of three escaped values a hex;
+    # its output must be the loop's, byte for byte, whatever the text (a custom battle names its sheets).
+    loop = report.environment().from_string(
+        '{% for x, y, t in items %}<text x="{{ x }}" y="{{ y }}">{{ t }}</text>{% endfor %}')
+    nasty = ["1019", "N3719", "<script>alert(1)</script>", "a&b", "it's", 'say "hi"', "&amp;", "é\u202e", ""]
+    items = [[str(i), f"{i}.5", text] for i, text in enumerate(nasty)] + [[1, 2.5, 3]]
+    assert str(report.svg_texts(items)) == loop.render(items=items)
+    assert "<script>" not in str(report.svg_texts(items))
