@@ -72,3 +72,10 @@ def settle_collector() -> None:
     _settled = True
     gc.set_threshold(_YOUNG, 50, 100)
     atexit.register(gc.freeze)  # frozen objects are out of the final collection's reach
+
+
+def list_text(app: typer.Typer, prog: str) -> str:
+    """What `pbem --help` prints: typer's help of the list of commands, as its --help option prints it."""
+    group = command_for(app, ["--help"])
+    with group.context_class(group, info_name=prog) as ctx:
+        return ctx.get_help() + "\n"
