@@ -64,6 +64,14 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
     raise KeyProblem(f"several keys in {keys} play this game; say which with --key NAME")
 
 
+def my_roles(game: Game, keys: Path, key: str | None) -> set[str]:
+    """The roles the key (named, else every key in `keys`) plays in this game: both when solo or hot-seat."""
+    if key:
+        return {referee.my_role(game, ids.load(key, keys))}
+    mine = {i.public_b64 for i in ids.all_identities(keys)}
+    return {r for r in ("host", "guest") if game.player(r) is not None and game.player(r).key in mine}
+
+
 # ----- reading files from outside -------------------------------------------------------
 
 

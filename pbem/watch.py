@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from pbem import intake, movefile, referee, session
-from pbem import identity as ids
 from pbem.errors import MailProblem, PbemError
 from pbem.mailconfig import MailConfig, MailState, Server
 
@@ -196,7 +195,7 @@ def answer(
         yield f"nothing for you to decide; wrote {written.name}"
         game = referee.load(folder)
     last = game.files[-1]
-    mine = _my_roles(game, keys, key)
+    mine = session.my_roles(game, keys, key)
     unsent_ack = (
         last.body.author in mine
         and isinstance(last.body, movefile.Move)
@@ -221,13 +220,6 @@ def answer(
             yield f"your decision: {view.pending.prompt} (pbem legal {folder}; then pbem move and pbem send)"
 
 
-def _my_roles(game: referee.Game, keys: Path, key: str | None) -> set[str]:
-    if key:
-        return {referee.my_role(game, ids.load(key, keys))}
-    mine = {i.public_b64 for i in ids.all_identities(keys)}
-    return {r for r in ("host", "guest") if game.player(r) is not None and game.player(r).key in mine}
-
-
 def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
     """If the player is next and has nothing to decide, write that file (no orders) and return it.
 
@@ -237,7 +229,7 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
     written: Path | None = None
     for _ in range(10_000):
         game = referee.load(folder)
-        if game.finished() or game.next_seq < 2 or game.next_author not in _my_roles(game, keys, key):
+        if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
             return written
         me = session.choose_key(game, keys, key, role=game.next_author)
         view = referee.outlook(game, me)
