@@ -333,7 +333,7 @@ def move(
     count = len(signed.body.decisions)
     out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
         "or undo it by deleting it before it is sent")
-    cli_player.solo_answers(folder, ids.key_folder(keys), key, out)
+    cli_player.solo_answers(folder, ids.key_folder(keys), key, out, players=game)
     cli_report.write_reports(folder, keys, key, out)
 
 

@@ -237,11 +237,15 @@ def game_folder_of(game: referee.Game) -> Path:
     return Path(game.names[0]).parent
 
 
-def solo_answers(folder: Path, keys: Path, key: str | None, out: Any) -> None:
-    """Solo or hot-seat (both players' keys in this key folder): answer for the side with nothing to decide."""
-    game = referee.load(folder)
+def solo_answers(folder: Path, keys: Path, key: str | None, out: Any, players: referee.Game | None = None) -> None:
+    """Solo or hot-seat (both players' keys in this key folder): answer for the side with nothing to decide.
+
+    `players`: the game as loaded before a file was added, if at hand: who plays it is set by its first two
+    files, so it answers whose keys these are without loading the game again (a load reads every file)."""
+    game = players if players is not None and players.guest is not None else referee.load(folder)
     if len(session.my_roles(game, keys, None)) < 2:
         return
+    game = referee.load(folder)
     from pbem import watch  # only now: it loads the mail modules (ssl, mailbox), ~20 ms of every move
 
     before = len(game.files)
