@@ -206,15 +206,16 @@ def receive(
     for path in result.added:
         out(f"added {path}")
     cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
-    _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
-    if result.added:
-        cli_report.write_reports(folder, keys, key, out)
+    replied = _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
+    if result.added:  # the game as loaded, unless an acknowledgement was added since
+        cli_report.write_reports(folder, keys, key, out, game=None if replied else game)
 
 
-def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> None:
+def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> bool:
+    """Say where the game stands for this key; True if it wrote a file (auto_reply: an acknowledgement)."""
     if game.finished():
         out(f"game over: {game.result()}")
-        return
+        return False
     try:
         me = session.choose_key(game, keys, key, role=game.next_author)
         role = referee.my_role(game, me)
@@ -224,7 +225,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     if me is None or role != game.next_author or game.next_seq < 2:
         who = waiting.name if waiting else "the guest"
         out(f"waiting on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
-        return
+        return False
     view = referee.outlook(game, me)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
@@ -236,16 +237,18 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
             path, _, _ = session.move(game_folder(game), me, [], "")
             out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
             out(_armored(path))
-        else:
-            out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
+            return True
+        out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
         path, _, _ = session.move(game_folder(game), me, [], "")
         out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
         out(_armored(path))
+        return True
     else:
         out(f"nothing for you to decide; write the acknowledgement with: pbem move {game_folder(game)}")
+    return False
 
 
 def _armored(path: Path) -> str:

@@ -106,13 +106,15 @@ def _preview(game: referee.Game, keys: Path, key: str | None) -> report.Span | N
     return report.latest_span(game, (game.next_seq - 1, view.resolution, view.reveal))
 
 
-def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callable[[str], None]) -> None:
+def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callable[[str], None],
+                  game: referee.Game | None = None) -> None:
     """After a file was played or received: the latest outcome everyone can see, and your preview on your turn.
 
+    `game`: the folder's game as the caller loaded it after the last file was added (else it is loaded).
     A report that cannot be written is a warning: the game files are already safe.
     """
     try:
-        game = referee.load(folder)
+        game = game if game is not None else referee.load(folder)
         written = []
         if len(game.files) >= 3:  # the latest outcome, file n-2's (resolved by file n-1). Not by asking
             span = report.file_span(game, len(game.files) - 2)  # game.resolutions for its keys: that replays
