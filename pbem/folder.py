@@ -9,12 +9,14 @@ ever rewritten: a file, once in place, stays as it is.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
 import time
 from pathlib import Path
-from typing import BinaryIO
+from collections.abc import Sequence
+from typing import BinaryIO, NamedTuple
 
 from pbem.errors import BrokenChain, FolderProblem, MalformedFile, MissingFile
 from pbem.movefile import MAX_FILE_BYTES, file_name
@@ -25,6 +27,8 @@ from pbem.movefile import MAX_FILE_BYTES, file_name
 MAX_INCOMING_BYTES = 8 * MAX_FILE_BYTES
 
 FILE_PATTERN = re.compile(r"^(\d{6})\.pbem$")
+# What the file system keeps of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
+Mark = tuple[int, int, int, int, int]
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -64,9 +68,10 @@ def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
 # cache): a file this process has read, unchanged since by everything the file system keeps of it
 # (inode, size, modification and change times), is not read again. One whose times are too close to
 # that reading to tell a later write (time stamps may be as coarse as a clock tick) is read again, as
-# git re-checks a "racily clean" index entry. Nothing is kept across processes.
+# git re-checks a "racily clean" index entry. Across processes the state cache keeps the same record of
+# each file it covers (`Seen`, `read_unless_vouched`), so that a command need not read every file.
 _RACY_NS = 2_000_000_000
-_seen: dict[str, tuple[tuple[int, int, int, int], int, bytes]] = {}
+_seen: dict[str, tuple[Mark, int, bytes]] = {}
 
 
 def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[bytes]:
@@ -75,39 +80,85 @@ def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[byte
     raws = []
     for path in paths:
         name = str(path)
-        try:
-            stat = os.stat(path)
-            mark = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-        except OSError:
-            mark = None
+        mark = mark_of(path)
         kept = _seen.get(name)
-        if mark is not None and kept is not None and kept[0] == mark and max(mark[2], mark[3]) < kept[1] - _RACY_NS:
+        if mark is not None and kept is not None and kept[0] == mark and max(mark[3], mark[4]) < kept[1] - _RACY_NS:
             raws.append(kept[2])
             continue
         read_at = time.time_ns()
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            raws.append(read(path, limit))  # the error, as `read` words it
-            continue
-        data = b""
-        try:
-            while len(data) <= limit:  # reading at most limit + 1 bytes, as `read` does
-                chunk = os.read(fd, limit + 1 - len(data))
-                if not chunk:
-                    break
-                data += chunk
-        except OSError:  # a folder named like a game file, say: the error as `read` words it
-            raws.append(read(path, limit))
-            continue
-        finally:
-            os.close(fd)
-        if len(data) > limit:
-            raise MalformedFile(f"{path}: more than {limit} bytes, larger than any pbem input can be")
+        data = _read_one(path, limit)
         if mark is not None:
             _seen[name] = (mark, read_at, data)
         raws.append(data)
     return raws
+
+
+
+class Seen(NamedTuple):
+    """What reading a file showed: its mark (taken before the reading), its SHA-256, and when (time_ns,
+    taken before the mark). It vouches for the file later while the mark is the same, unless the file's
+    times were then too close to the reading to tell a later write (git's racily-clean rule, `settled`)."""
+
+    mark: Mark
+    digest: bytes
+    at: int
+
+    def settled(self) -> bool:
+        return max(self.mark[3], self.mark[4]) < self.at - _RACY_NS
+
+    def vouches(self, mark: Mark | None) -> bool:
+        return mark == self.mark and self.settled()
+
+
+def mark_of(path: Path) -> Mark | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None  # reading it gives the error
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def read_unless_vouched(paths: list[Path], known: Sequence[Seen | None],
+                        limit: int = MAX_FILE_BYTES) -> list[tuple[bytes | None, Seen | None]]:
+    """For each path, (None, known[i]) if known[i] vouches for the file as it stands (it is not read),
+    else (its bytes, as `read` gives them, and what this reading saw: None if the file cannot be stat'ed).
+
+    A later write to a file changes its mark (a new modification or change time, which no one can set
+    back; a new inode if it is replaced), unless it fell in the same clock tick as the reading that
+    `Seen` records, which `settled` refuses: so a vouched file holds the bytes whose digest `Seen` has.
+    """
+    at = time.time_ns()  # before every mark: a write after it shows in the mark
+    out: list[tuple[bytes | None, Seen | None]] = []
+    for path, seen in zip(paths, known):
+        mark = mark_of(path)
+        if seen is not None and seen.vouches(mark):
+            out.append((None, seen))
+            continue
+        data = _read_one(path, limit)
+        out.append((data, None if mark is None else Seen(mark, hashlib.sha256(data).digest(), at)))
+    return out
+
+
+def _read_one(path: Path, limit: int) -> bytes:
+    """The file's bytes as `read` gives them, opened, read and closed in a few system calls."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return read(path, limit)  # the error, as `read` words it
+    data = b""
+    try:
+        while len(data) <= limit:  # reading at most limit + 1 bytes, as `read` does
+            chunk = os.read(fd, limit + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError:  # a folder named like a game file, say: the error as `read` words it
+        return read(path, limit)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise MalformedFile(f"{path}: more than {limit} bytes, larger than any pbem input can be")
+    return data
 
 
 def read_stream(stream: BinaryIO, what: str, limit: int) -> bytes:
