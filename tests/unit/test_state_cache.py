@@ -491,3 +491,21 @@ def test_a_cache_whose_records_do_not_fit_its_files_is_ignored(tmp_path: Path, s
     # but it is the last one, which the cache must show signs its state: read, it differs
     statecache.write(folder, msgspec.structs.replace(entry, files=entry.files[:-1] + (b"\0" * 32,)))
     ignored(folder)
+
+
+def test_the_code_fingerprint_covers_every_source_file(tmp_path: Path) -> None:
+    """Every .py file under the package, at any depth, by size and modification time (not compiled files)."""
+    import pbem
+
+    root = Path(pbem.__file__).parent
+    listed = {line.rsplit(":", 2)[0] for line in statecache._sources(str(root))}
+    assert listed == {str(path.relative_to(root)) for path in root.rglob("*.py")}
+    package = tmp_path / "pkg"
+    (package / "deep" / "__pycache__").mkdir(parents=True)
+    (package / "deep" / "rules.py").write_text("X = 1\n")
+    (package / "deep" / "__pycache__" / "rules.cpython-311.pyc").write_bytes(b"compiled")
+    before = statecache._sources(str(package))
+    assert [line.rsplit(":", 2)[0] for line in before] == [os.path.join("deep", "rules.py")]
+    (package / "deep" / "rules.py").write_text("X = 2\n")  # same size: its modification time shows
+    os.utime(package / "deep" / "rules.py", ns=(0, 1))
+    assert statecache._sources(str(package)) != before
