@@ -35,26 +35,34 @@ os.umask(_UMASK)
 
 def game_files(folder: Path) -> list[Path]:
     """The folder's game files in order; BrokenChain naming the first gap."""
+    return [Path(name) for name in game_file_names(folder)]
+
+
+def game_file_names(folder: Path) -> list[str]:
+    """`game_files` as text, each `str(path)`: a long game has thousands, and making Paths of them costs
+    more than listing the folder."""
     if not folder.exists():
         raise MissingFile(f"{folder}: no such game folder")
     if not folder.is_dir():
         raise FolderProblem(f"{folder}: not a folder")
     numbered = {}
-    for path in folder.iterdir():
-        match = FILE_PATTERN.match(path.name)
+    for name in os.listdir(folder):  # as Path.iterdir lists it
+        match = FILE_PATTERN.match(name)
         if match:
-            numbered[int(match.group(1))] = path
+            numbered[int(match.group(1))] = name
     for expected in range(len(numbered)):
         if expected not in numbered:
             raise BrokenChain(f"{folder / file_name(expected)}: missing (later files exist)")
-    return [numbered[seq] for seq in range(len(numbered))]
+    base = str(folder)  # str(folder / name) is this prefix and the name
+    prefix = "" if base == "." else base if base.endswith("/") else base + "/"
+    return [prefix + numbered[seq] for seq in range(len(numbered))]
 
 
-def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The file's bytes, reading at most `limit` + 1 of them: a longer input (a huge
     file, /dev/zero, a pipe that never ends) is refused before it fills memory."""
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             return read_stream(handle, str(path), limit)
     except FileNotFoundError:
         raise MissingFile(f"{path}: no such file") from None
@@ -74,7 +82,7 @@ _RACY_NS = 2_000_000_000
 _seen: dict[str, tuple[Mark, int, bytes]] = {}
 
 
-def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[bytes]:
+def read_game_files(paths: Sequence[Path | str], limit: int = MAX_FILE_BYTES) -> list[bytes]:
     """Every file's bytes, as `read` gives them, with one system call to open, read and close each
     (a long game has thousands: Python's buffered file objects cost more than the reading)."""
     raws = []
@@ -110,7 +118,7 @@ class Seen(NamedTuple):
         return mark == self.mark and self.settled()
 
 
-def mark_of(path: Path) -> Mark | None:
+def mark_of(path: Path | str) -> Mark | None:
     try:
         stat = os.stat(path)
     except OSError:
@@ -118,7 +126,7 @@ def mark_of(path: Path) -> Mark | None:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-def read_unless_vouched(paths: list[Path], known: Sequence[Seen | None],
+def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None],
                         limit: int = MAX_FILE_BYTES) -> list[tuple[bytes | None, Seen | None]]:
     """For each path, (None, known[i]) if known[i] vouches for the file as it stands (it is not read),
     else (its bytes, as `read` gives them, and what this reading saw: None if the file cannot be stat'ed).
@@ -129,9 +137,11 @@ def read_unless_vouched(paths: list[Path], known: Sequence[Seen | None],
     """
     at = time.time_ns()  # before every mark: a write after it shows in the mark
     out: list[tuple[bytes | None, Seen | None]] = []
+    racy = _RACY_NS
     for path, seen in zip(paths, known):
         mark = mark_of(path)
-        if seen is not None and seen.vouches(mark):
+        # seen.vouches(mark), written out: this runs for every file of a long game
+        if seen is not None and mark == seen[0] and max(mark[3], mark[4]) < seen[2] - racy:  # type: ignore[index]
             out.append((None, seen))
             continue
         data = _read_one(path, limit)
@@ -139,7 +149,7 @@ def read_unless_vouched(paths: list[Path], known: Sequence[Seen | None],
     return out
 
 
-def _read_one(path: Path, limit: int) -> bytes:
+def _read_one(path: Path | str, limit: int) -> bytes:
     """The file's bytes as `read` gives them, opened, read and closed in a few system calls."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

@@ -24,7 +24,7 @@ from pbem.movefile import SignedFile
 class GameFiles(Sequence[SignedFile]):
     def __init__(self, files: Iterable[SignedFile] = ()) -> None:
         self._signed: list[SignedFile | None] = list(files)
-        self._paths: list[Path | None] = [None] * len(self._signed)
+        self._paths: list[str | Path | None] = [None] * len(self._signed)
         self._digests: list[bytes | None] = [None] * len(self._signed)
         self._raws: list[bytes | None] = [None] * len(self._signed)  # bytes read, not parsed yet
         # What reading each file from the folder showed (None: not read from it, or unknown), for the
@@ -33,7 +33,7 @@ class GameFiles(Sequence[SignedFile]):
         self._distrust: Callable[[], None] = lambda: None
 
     @classmethod
-    def vouched(cls, paths: list[Path], seen: list[Seen], raws: list[bytes | None],
+    def vouched(cls, paths: Sequence[str | Path], seen: list[Seen], raws: list[bytes | None],
                 distrust: Callable[[], None]) -> GameFiles:
         """Files known by their digests (those with no bytes in `raws` read when asked for), each as
         `seen` found it; `distrust` is called if one, read, has another digest (the voucher is wrong)."""

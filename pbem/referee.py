@@ -567,8 +567,8 @@ def load(folder: Path, use_cache: bool = True) -> Game:
     """
     from pbem import folder as folders
 
-    paths = folders.game_files(folder)
-    names = [str(p) for p in paths]
+    names = folders.game_file_names(folder)
+    paths = names  # the text of each Path is as good a path to it
     if not use_cache:
         return replay(folders.read_game_files(paths), names)
     key = folder.resolve()
@@ -587,7 +587,7 @@ def load(folder: Path, use_cache: bool = True) -> Game:
     return game
 
 
-def _still_loaded(key: Path, paths: list[Path], names: list[str]) -> Game | None:
+def _still_loaded(key: Path, paths: list[str], names: list[str]) -> Game | None:
     """This process's game of the folder, if every file it holds is still there unchanged."""
     from pbem import folder as folders
 
@@ -619,7 +619,7 @@ def save_state_caches() -> None:
 _cache_on_disk: dict[Path, bytes] = {}
 
 
-def _from_state_cache(folder: Path, paths: list[Path], names: list[str]) -> Game | None:
+def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game | None:
     """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
     from pbem import folder as folders, statecache
 
