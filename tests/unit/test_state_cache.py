@@ -509,3 +509,32 @@ def test_the_code_fingerprint_covers_every_source_file(tmp_path: Path) -> None:
     (package / "deep" / "rules.py").write_text("X = 2\n")  # same size: its modification time shows
     os.utime(package / "deep" / "rules.py", ns=(0, 1))
     assert statecache._sources(str(package)) != before
+
+
+def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: Path) -> None:
+    """End to end, with files as old as a player's: status trusts the cache's records, and a file changed
+    in place after them (same size) still gives replay's one-line error and leaves the folder as it was."""
+    import time
+
+    folder = game_copy(tmp_path, "tauris-game")
+    env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
+
+    def pbem(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args, str(folder)],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    time.sleep(folders._RACY_NS / 1e9 + 0.1)
+    first = pbem("status")
+    assert first.returncode == 0, first.stderr
+    assert pbem("status").stdout == first.stdout  # from the records: no file read but the few it needs
+    path = folders.game_files(folder)[61]
+    data = bytearray(path.read_bytes())
+    data[-10] = ord("A") if data[-10] != ord("A") else ord("B")
+    with path.open("r+b") as handle:
+        handle.write(bytes(data))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    status, verify = pbem("status"), pbem("verify")
+    assert status.returncode == verify.returncode != 0
+    assert status.stderr == verify.stderr and len(status.stderr.splitlines()) == 1 and "000061.pbem" in status.stderr
+    assert "Traceback" not in status.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
