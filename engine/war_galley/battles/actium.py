@@ -41,8 +41,8 @@ def anchored(state: GameState, params: Params) -> list[GalleyId]:
     return [g for g in group_galleys(state, params["group"]) if g not in weighed]
 
 
-@hook("move", "anchored")
-def at_anchor(state: GameState, params: Params, before: Galley, plan: Any, moved: Galley) -> None:
+@hook("plan", "anchored")  # the plan alone: where it would take the galley does not matter
+def at_anchor(state: GameState, params: Params, before: Galley, plan: Any) -> None:
     if before.id in anchored(state, params) and (plan.mp or plan.steps):
         raise IllegalOrder("Actium, Anchored Fleet", f"{before.id} lies at anchor: the squadron spends an "
                                                      "activation raising anchor before any galley moves")
