@@ -188,3 +188,27 @@ def occupancy(galleys: Collection[Galley]) -> Occupancy:
         _kept[key] = found
     _last[:] = [found]
     return found
+
+
+def standing_view(galleys: Collection[Galley], mover: Galley) -> Around | None:
+    """`occupancy(galleys).around(mover)` without indexing `galleys`, when the index asked for last
+    differs from them in the mover's own slot alone (or not at all); else None.
+
+    A mover's view is every other galley, so it stands while only the mover changes: a plan's steps,
+    each a new battlefield, are answered from the index of the first, not patched step after step.
+    That index is not plain (no id twice, no hex shared), so neither are the others here, and its
+    cut (the listed mover's hexes taken out) is exactly the scan of `galleys`.
+    """
+    last = _last[0] if _last else None
+    if last is None or last.plain or len(last.galleys) != len(galleys):
+        return None
+    if last.galleys is not galleys:
+        changed = list(compress(count(), map(is_not, last.galleys, galleys)))
+        if len(changed) > 1:
+            return None
+        if changed:
+            (slot,) = changed
+            listed = galleys if isinstance(galleys, tuple) else tuple(galleys)
+            if not listed[slot].id == last.galleys[slot].id == mover.id:
+                return None
+    return last.around(mover)
