@@ -94,6 +94,8 @@ def _group_set(groups: tuple[tuple[GalleyId, str], ...], group: str) -> frozense
 @by_identity(4)
 def _captured(galleys: tuple[Galley, ...]) -> frozenset[GalleyId]:
     """The captured galleys, each id as `GameState.galley` finds it (the first of a repeated id)."""
+    if not any(g.capture is Capture.CAPTURED for g in galleys):
+        return frozenset()  # most of a battle
     first = {g.id: g for g in reversed(galleys)}
     return frozenset(gid for gid, g in first.items() if g.capture is Capture.CAPTURED)
 
