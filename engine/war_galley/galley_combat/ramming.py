@@ -33,7 +33,7 @@ from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts, RamOutcome
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbour
-from engine.war_galley.map_and_galleys.occupancy import occupancy, standing_view
+from engine.war_galley.map_and_galleys.occupancy import exact_view
 from engine.war_galley.map_and_galleys.position import Around, Position, Side
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import Leg, Mover, Refused, advance, surroundings
@@ -111,17 +111,14 @@ def enemies_near(battlefield: Battlefield, mover: Galley) -> list[Galley]:
         return []
     galleys = tuple(battlefield.values())
     side = mover.controller
-    # Only the mover changed since the index asked for last (its steps): that index answers, and the
-    # others share no hex there, so the cut finds every one a scan would (occupancy.standing_view).
-    view = standing_view(galleys, mover)
-    index = occupancy(galleys) if view is None else None
-    if index is not None and index.plain:  # two counters share a hex (passing through, 7.24): the index would hide one
+    view = exact_view(galleys, mover)
+    if view is None:  # two counters share a hex (passing through, 7.24): the index would hide one
         near = position.near
         found = [other for other in galleys
                  if other.id != mover.id and other.position is not None
                  and not near.isdisjoint(other.position.hexes) and other.controller is not side]
     else:
-        occupied, _ = view if view is not None else index.around(mover)  # type: ignore[union-attr]
+        occupied, _ = view
         found = [battlefield[gid] for gid in dict.fromkeys(map(occupied.get, position.near)) if gid is not None]
         found = [other for other in found if other.controller is not side]
     return by_id(found) if len(found) > 1 else found

@@ -70,6 +70,10 @@ def test_index_agrees_with_the_scan(runs: list[tuple[tuple[Galley, ...], Galley]
         assert near == expected_near
         around = surroundings(OPEN_SEA, galleys, mover)
         assert dict(around.occupied) == expected_occupied and around.enemy_near == expected_near
+        seen, near = occ.view(galleys, mover)
+        assert dict(seen) == expected_occupied and near == expected_near
+        exact = occ.exact_view(galleys, mover)  # None only where the index cannot say (plain)
+        assert exact is None and occ.occupancy(galleys).plain or exact is not None and dict(exact[0]) == expected_occupied
 
 
 @settings(max_examples=120, deadline=None)
@@ -89,6 +93,8 @@ def test_a_view_standing_while_only_the_mover_moves_agrees_with_the_scan(
         assert view is not None
         occupied, near = view
         assert (dict(occupied), near) == occ.scan(after, stepped)
+        exact = occ.exact_view(after, stepped)
+        assert exact is not None and (dict(exact[0]), exact[1]) == occ.scan(after, stepped)
         other = listed[(slot + 1) % len(listed)]
         if other.id != stepped.id:
             assert occ.standing_view(after, other) is None  # the mover changed: another galley's view does not stand
