@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import chain, cli_report, cli_start, textsafe
+from pbem import chain, cli_report, cli_start, helptext, textsafe
 from pbem.errors import PbemError, UsageError
 from pbem.lazy import lazy, loaded
 
@@ -439,6 +439,11 @@ def _click_exception() -> type[Exception]:
 
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
+    if helptext.asks_for_list(sys.argv[1:]):  # `pbem` alone too: the list, not a usage error
+        text = cli_start.list_text(app, os.path.basename(sys.argv[0]))
+        sys.stdout.write(text)
+        helptext.keep(text)  # the next `pbem --help` prints it without typer (pbem.entry)
+        sys.exit(0)
     try:
         result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
         if loaded(referee):  # only now: a failed command leaves the game folder as it was

@@ -50,3 +50,10 @@ def command_for(app: typer.Typer, args: Sequence[str]) -> Any:
         return typer.main.get_group(app)  # a group even of one command (get_command would make it the app)
     finally:
         app.registered_commands = infos
+
+
+def list_text(app: typer.Typer, prog: str) -> str:
+    """What `pbem --help` prints: typer's help of the list of commands, as its --help option prints it."""
+    group = command_for(app, ["--help"])
+    with group.context_class(group, info_name=prog) as ctx:
+        return ctx.get_help() + "\n"
