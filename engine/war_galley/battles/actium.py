@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
@@ -91,11 +92,14 @@ def _group_set(groups: tuple[tuple[GalleyId, str], ...], group: str) -> frozense
     return frozenset(g for g, name in groups if name == group)
 
 
+_capture = attrgetter("capture")
+
+
 @by_identity(4)
 def _captured(galleys: tuple[Galley, ...]) -> frozenset[GalleyId]:
     """The captured galleys, each id as `GameState.galley` finds it (the first of a repeated id)."""
-    if not any(g.capture is Capture.CAPTURED for g in galleys):
-        return frozenset()  # most of a battle
+    if Capture.CAPTURED not in map(_capture, galleys):  # in C: most of a battle, nobody is captured
+        return frozenset()
     first = {g.id: g for g in reversed(galleys)}
     return frozenset(gid for gid, g in first.items() if g.capture is Capture.CAPTURED)
 
