@@ -168,6 +168,9 @@ def bench_length(source: Path, length: int, runs: int, work: Path, commands: set
         # one command pbem reads a file again only if its times are too recent to prove it unchanged
         # (pbem.folder._RACY_NS), and a fresh copy's are. Not timed.
         time.sleep(2.1)
+        # The state cache records each file's inode and times (pbem.folder.Seen), which a copy changes: a
+        # player's previous command left it recording his files as they are, as this untimed status does.
+        run_once(PBEM + ["status", str(folder), "--keys", str(keys / nxt)])
 
     if "move" in commands:
         lines.append(row(length, measure("move (no orders)", PBEM + ["move", str(folder), "--pass", "--keys", str(keys / nxt)], runs, fresh)))

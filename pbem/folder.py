@@ -9,12 +9,14 @@ ever rewritten: a file, once in place, stays as it is.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
 import time
 from pathlib import Path
-from typing import BinaryIO
+from collections.abc import Sequence
+from typing import BinaryIO, NamedTuple
 
 from pbem.errors import BrokenChain, FolderProblem, MalformedFile, MissingFile
 from pbem.movefile import MAX_FILE_BYTES, file_name
@@ -25,32 +27,42 @@ from pbem.movefile import MAX_FILE_BYTES, file_name
 MAX_INCOMING_BYTES = 8 * MAX_FILE_BYTES
 
 FILE_PATTERN = re.compile(r"^(\d{6})\.pbem$")
+# What the file system keeps of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
+Mark = tuple[int, int, int, int, int]
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
 
 def game_files(folder: Path) -> list[Path]:
     """The folder's game files in order; BrokenChain naming the first gap."""
+    return [Path(name) for name in game_file_names(folder)]
+
+
+def game_file_names(folder: Path) -> list[str]:
+    """`game_files` as text, each `str(path)`: a long game has thousands, and making Paths of them costs
+    more than listing the folder."""
     if not folder.exists():
         raise MissingFile(f"{folder}: no such game folder")
     if not folder.is_dir():
         raise FolderProblem(f"{folder}: not a folder")
     numbered = {}
-    for path in folder.iterdir():
-        match = FILE_PATTERN.match(path.name)
+    for name in os.listdir(folder):  # as Path.iterdir lists it
+        match = FILE_PATTERN.match(name)
         if match:
-            numbered[int(match.group(1))] = path
+            numbered[int(match.group(1))] = name
     for expected in range(len(numbered)):
         if expected not in numbered:
             raise BrokenChain(f"{folder / file_name(expected)}: missing (later files exist)")
-    return [numbered[seq] for seq in range(len(numbered))]
+    base = str(folder)  # str(folder / name) is this prefix and the name
+    prefix = "" if base == "." else base if base.endswith("/") else base + "/"
+    return [prefix + numbered[seq] for seq in range(len(numbered))]
 
 
-def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The file's bytes, reading at most `limit` + 1 of them: a longer input (a huge
     file, /dev/zero, a pipe that never ends) is refused before it fills memory."""
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             return read_stream(handle, str(path), limit)
     except FileNotFoundError:
         raise MissingFile(f"{path}: no such file") from None
@@ -64,50 +76,99 @@ def read(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
 # cache): a file this process has read, unchanged since by everything the file system keeps of it
 # (inode, size, modification and change times), is not read again. One whose times are too close to
 # that reading to tell a later write (time stamps may be as coarse as a clock tick) is read again, as
-# git re-checks a "racily clean" index entry. Nothing is kept across processes.
+# git re-checks a "racily clean" index entry. Across processes the state cache keeps the same record of
+# each file it covers (`Seen`, `read_unless_vouched`), so that a command need not read every file.
 _RACY_NS = 2_000_000_000
-_seen: dict[str, tuple[tuple[int, int, int, int], int, bytes]] = {}
+_seen: dict[str, tuple[Mark, int, bytes]] = {}
 
 
-def read_game_files(paths: list[Path], limit: int = MAX_FILE_BYTES) -> list[bytes]:
+def read_game_files(paths: Sequence[Path | str], limit: int = MAX_FILE_BYTES) -> list[bytes]:
     """Every file's bytes, as `read` gives them, with one system call to open, read and close each
     (a long game has thousands: Python's buffered file objects cost more than the reading)."""
     raws = []
     for path in paths:
         name = str(path)
-        try:
-            stat = os.stat(path)
-            mark = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-        except OSError:
-            mark = None
+        mark = mark_of(path)
         kept = _seen.get(name)
-        if mark is not None and kept is not None and kept[0] == mark and max(mark[2], mark[3]) < kept[1] - _RACY_NS:
+        if mark is not None and kept is not None and kept[0] == mark and max(mark[3], mark[4]) < kept[1] - _RACY_NS:
             raws.append(kept[2])
             continue
         read_at = time.time_ns()
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            raws.append(read(path, limit))  # the error, as `read` words it
-            continue
-        data = b""
-        try:
-            while len(data) <= limit:  # reading at most limit + 1 bytes, as `read` does
-                chunk = os.read(fd, limit + 1 - len(data))
-                if not chunk:
-                    break
-                data += chunk
-        except OSError:  # a folder named like a game file, say: the error as `read` words it
-            raws.append(read(path, limit))
-            continue
-        finally:
-            os.close(fd)
-        if len(data) > limit:
-            raise MalformedFile(f"{path}: more than {limit} bytes, larger than any pbem input can be")
+        data = _read_one(path, limit)
         if mark is not None:
             _seen[name] = (mark, read_at, data)
         raws.append(data)
     return raws
+
+
+
+class Seen(NamedTuple):
+    """What reading a file showed: its mark (taken before the reading), its SHA-256, and when (time_ns,
+    taken before the mark). It vouches for the file later while the mark is the same, unless the file's
+    times were then too close to the reading to tell a later write (git's racily-clean rule, `settled`)."""
+
+    mark: Mark
+    digest: bytes
+    at: int
+
+    def settled(self) -> bool:
+        return max(self.mark[3], self.mark[4]) < self.at - _RACY_NS
+
+    def vouches(self, mark: Mark | None) -> bool:
+        return mark == self.mark and self.settled()
+
+
+def mark_of(path: Path | str) -> Mark | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None  # reading it gives the error
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None],
+                        limit: int = MAX_FILE_BYTES) -> list[tuple[bytes | None, Seen | None]]:
+    """For each path, (None, known[i]) if known[i] vouches for the file as it stands (it is not read),
+    else (its bytes, as `read` gives them, and what this reading saw: None if the file cannot be stat'ed).
+
+    A later write to a file changes its mark (a new modification or change time, which no one can set
+    back; a new inode if it is replaced), unless it fell in the same clock tick as the reading that
+    `Seen` records, which `settled` refuses: so a vouched file holds the bytes whose digest `Seen` has.
+    """
+    at = time.time_ns()  # before every mark: a write after it shows in the mark
+    out: list[tuple[bytes | None, Seen | None]] = []
+    racy = _RACY_NS
+    for path, seen in zip(paths, known):
+        mark = mark_of(path)
+        # seen.vouches(mark), written out: this runs for every file of a long game
+        if seen is not None and mark == seen[0] and max(mark[3], mark[4]) < seen[2] - racy:  # type: ignore[index]
+            out.append((None, seen))
+            continue
+        data = _read_one(path, limit)
+        out.append((data, None if mark is None else Seen(mark, hashlib.sha256(data).digest(), at)))
+    return out
+
+
+def _read_one(path: Path | str, limit: int) -> bytes:
+    """The file's bytes as `read` gives them, opened, read and closed in a few system calls."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return read(path, limit)  # the error, as `read` words it
+    data = b""
+    try:
+        while len(data) <= limit:  # reading at most limit + 1 bytes, as `read` does
+            chunk = os.read(fd, limit + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError:  # a folder named like a game file, say: the error as `read` words it
+        return read(path, limit)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise MalformedFile(f"{path}: more than {limit} bytes, larger than any pbem input can be")
+    return data
 
 
 def read_stream(stream: BinaryIO, what: str, limit: int) -> bytes:

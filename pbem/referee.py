@@ -25,6 +25,7 @@ from typing import Any
 
 from pbem import chain, identity as ids, movefile, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
+from pbem.gamefiles import GameFiles
 from pbem.errors import (
     PbemError,
     BadReveal,
@@ -209,7 +210,7 @@ class Resolutions(MutableMapping[int, Resolution]):
 class Game:
     """A replayed game: every file checked, every resolvable state computed."""
 
-    files: list[SignedFile]
+    files: GameFiles  # a list of SignedFile is taken as one
     names: list[str]
     setup: Setup
     guest: Player | None = None
@@ -221,6 +222,13 @@ class Game:
     # (k - 1, state made on demand): the state before file k, which the cache also keeps, so that the
     # last resolved file can be resolved (for its report) without replaying the game
     before_tip: tuple[int, Callable[[], Any]] | None = None
+    # (k, state_bytes, previous): the state cache's own encodings of `tip` and of the state before it,
+    # so that rewriting the cache for the same files (to record what reading them showed) encodes nothing
+    cached_bytes: tuple[int, bytes, bytes] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.files, GameFiles):
+            self.files = GameFiles(self.files)
 
     @property
     def initial_state(self) -> Any:
@@ -311,11 +319,13 @@ class Game:
     def copy(self) -> Game:
         """A copy whose file list and resolutions can grow without touching this one."""
         resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
-        return Game(list(self.files), list(self.names), self.setup, self.guest, resolutions, self._initial_state, self.tip,
-                    self.before_tip)
+        return Game(self.files.copy(), list(self.names), self.setup, self.guest, resolutions, self._initial_state,
+                    self.tip, self.before_tip, self.cached_bytes)
 
     def reveals_made(self, role: str) -> int:
-        return sum(1 for f in self.files if isinstance(f.body, Move) and f.body.author == role)
+        """The author's move files so far: files 2, 3, ... alternate host, guest (each admitted file's
+        place and kind are checked), so counting needs none of them read."""
+        return sum(1 for seq in range(2, len(self.files)) if author_of(seq) == role)
 
 
 # ----- replay -------------------------------------------------------------------
@@ -328,7 +338,7 @@ def replay(raws: list[bytes], names: list[str]) -> Game:
     first = movefile.parse(raws[0], names[0])
     _check_place(first, 0, None, names[0], None)
     setup = check_invite(first, names[0])
-    game = Game([first], [names[0]], setup)
+    game = Game(GameFiles([first]), [names[0]], setup)
     for raw, name in zip(raws[1:], names[1:]):
         signed = movefile.parse(raw, name)
         admit(game, signed, name)
@@ -547,30 +557,50 @@ def load(folder: Path, use_cache: bool = True) -> Game:
     when a command has succeeded.
 
     Within one process a folder loaded before is only extended by its new
-    files, after checking that the old ones are unchanged byte for byte. Else
-    a valid state cache stands for the files it covers, and only later files
-    are checked. The result is the same as a full replay, which is what
-    `use_cache=False` does (pbem verify): it neither reads nor writes a cache.
+    files, after checking that the old ones are unchanged. Else a valid state
+    cache stands for the files it covers, and only later files are checked.
+    A file is unchanged if the file system shows it as it was when it was
+    last read (pbem.folder.Seen), and then is not read again until a command
+    asks for it; any other is read and its digest compared. The result is the
+    same as a full replay, which is what `use_cache=False` does (pbem
+    verify): it neither reads nor writes a cache.
     """
     from pbem import folder as folders
 
-    paths = folders.game_files(folder)
-    raws = folders.read_game_files(paths)
-    names = [str(p) for p in paths]
+    names = folders.game_file_names(folder)
+    paths = names  # the text of each Path is as good a path to it
     if not use_cache:
-        return replay(raws, names)
+        return replay(folders.read_game_files(paths), names)
     key = folder.resolve()
-    cached = _loaded.get(key)
-    if cached is not None and len(cached.files) <= len(raws) and all(
-        f.raw == raw and n == name for f, n, raw, name in zip(cached.files, cached.names, raws, names)
-    ):
-        game = cached.copy()
-    else:
-        game = _from_state_cache(folder, raws, names) or replay(raws[:1], names[:1])
-    for raw, name in zip(raws[len(game.files) :], names[len(game.files) :]):
-        admit(game, movefile.parse(raw, name), name)
+    game = _still_loaded(key, paths, names) or _from_state_cache(folder, paths, names)
+    start = 0 if game is None else len(game.files)
+    rest = folders.read_unless_vouched(paths[start:], [None] * (len(paths) - start))
+    raws = [raw for raw, _ in rest if raw is not None]  # all of them: none was vouched for
+    if game is None:
+        game = replay(raws[:1], names[:1])
+    for index in range(len(game.files), len(paths)):
+        admit(game, movefile.parse(raws[index - start], names[index]), names[index])
+    for index, (_, seen) in enumerate(rest, start):
+        game.files.seen[index] = seen
     _loaded[key] = game.copy()
     _to_save[key] = game  # written by save_state_caches() once the command has succeeded
+    return game
+
+
+def _still_loaded(key: Path, paths: list[str], names: list[str]) -> Game | None:
+    """This process's game of the folder, if every file it holds is still there unchanged."""
+    from pbem import folder as folders
+
+    cached = _loaded.get(key)
+    if cached is None or len(cached.files) > len(paths) or cached.names != names[: len(cached.files)]:
+        return None
+    count = len(cached.files)
+    looked = folders.read_unless_vouched(paths[:count], cached.files.seen)
+    for index, (raw, seen) in enumerate(looked):
+        if raw is not None and (seen.digest if seen else hashlib.sha256(raw).digest()) != cached.files.digest(index):
+            return None
+    game = cached.copy()
+    game.files.seen[:count] = [seen for _, seen in looked]
     return game
 
 
@@ -585,21 +615,34 @@ def save_state_caches() -> None:
         save_state_cache(folder, game)
 
 
-_cache_on_disk: dict[Path, bytes] = {}  # folder -> the last file hash its cache covers, as this process left it
+# folder -> the last file hash its cache covers, as this process left it, if that cache needs no rewriting
+_cache_on_disk: dict[Path, bytes] = {}
 
 
-def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game | None:
+def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game | None:
     """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
-    from pbem import statecache
+    from pbem import folder as folders, statecache
 
     entry = statecache.read(folder)
-    if entry is None or not 3 <= len(entry.files) <= len(raws) or entry.resolved != len(entry.files) - 2:
+    if (entry is None or not 3 <= len(entry.files) <= len(paths) or entry.resolved != len(entry.files) - 2
+            or len(entry.seen) != len(entry.files)):
         return None
     count = len(entry.files)
-    if tuple(movefile.file_hash(raw) for raw in raws[:count]) != entry.files:
-        return None  # a file changed (or another game's cache): replay
+    known = [folders.Seen((s[0], s[1], s[2], s[3], s[4]), digest, s[5]) for s, digest in zip(entry.seen, entry.files)]
+    looked = folders.read_unless_vouched(paths[:count], known)
+    seen: list[folders.Seen] = []
+    for (raw, now), digest in zip(looked, entry.files):
+        if now is None or now.digest != digest:
+            return None  # a file changed (or another game's cache): replay
+        seen.append(now)
+    # Files read again (their mark changed, or was too recent to tell) that would now be vouched for:
+    # the cache is written again with what this reading saw, so the next command need not read them.
+    news = any(raw is not None and now is not None and now.settled() for raw, now in looked)
+    # A file found with another digest when read later makes the next command replay (the cache's records
+    # were wrong, or the file changed under this one): deleting the cache only costs time.
+    files = GameFiles.vouched(paths[:count], seen, [raw for raw, _ in looked],
+                              lambda: statecache.discard(folder))
     try:
-        files = [movefile.parse_known(raw) for raw in raws[:count]]
         invite, acceptance, last = files[0].body, files[1].body, files[-1].body
         if not isinstance(invite, Invite) or not isinstance(acceptance, Accept) or not isinstance(last, Move):
             return None
@@ -613,11 +656,11 @@ def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game
         state = ruleset.load_state(entry.state, setup.rules_data)
         if ruleset.state_bytes(state) != entry.state:
             return None
+        resolved = count - 2
+        before_tip = _before_tip(entry.previous, files[resolved].body, ruleset, setup.rules_data, resolved)
     except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
         return None
-    covered_raws, covered_names = raws[:count], names[:count]
-    resolved = count - 2
-    before_tip = _before_tip(entry.previous, files[resolved].body, ruleset, setup.rules_data, resolved)
+    covered_names = names[:count]
 
     def one(seq: int) -> Resolution | None:
         """The last resolved file's resolution, from the state before it: a report of the latest
@@ -625,9 +668,9 @@ def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game
         replay checks it: the dice and the state the next file signs."""
         if seq != resolved or (seq >= 2 and before_tip is None):
             return None
-        following = files[seq + 1].body
-        assert isinstance(following, Move)
         try:
+            following = files[seq + 1].body
+            assert isinstance(following, Move)
             resolution = resolve(game, seq, bytes.fromhex(following.reveal), names[seq + 1])
             if (resolution.rolls != list(following.rolls)
                     or sha256_hex(ruleset.state_bytes(resolution.state)) != following.state):
@@ -636,11 +679,16 @@ def _from_state_cache(folder: Path, raws: list[bytes], names: list[str]) -> Game
             return None
         return resolution
 
-    # replaying files 0..count-1 resolves files 1..count-2
-    resolutions = Resolutions(fill=lambda: replay(covered_raws, covered_names).resolutions,
+    # replaying files 0..count-1 resolves files 1..count-2; it reads the files the cache vouched for, and
+    # they must still be the very files (else: FolderProblem, the game changed under the command)
+    resolutions = Resolutions(fill=lambda: replay([files.raw(i) for i in range(count)], covered_names).resolutions,
                               filled=range(1, count - 1), one=one)
-    _cache_on_disk[folder.resolve()] = entry.files[-1]
-    game = Game(files, names[:count], setup, acceptance.guest, resolutions, None, (resolved, state), before_tip)
+    if news:
+        _cache_on_disk.pop(folder.resolve(), None)
+    else:
+        _cache_on_disk[folder.resolve()] = entry.files[-1]
+    game = Game(files, covered_names, setup, acceptance.guest, resolutions, None, (resolved, state), before_tip,
+                (resolved, entry.state, entry.previous))
     return game
 
 
@@ -663,13 +711,18 @@ def save_state_cache(folder: Path, game: Game) -> None:
     """Write the game's latest resolvable state beside it, unless the cache there already covers it."""
     from pbem import statecache
 
-    if len(game.files) < 3:
+    count = len(game.files)
+    if count < 3:
         return
-    last = game.files[-1].hash
+    last = game.files.digest(count - 1)
     key = folder.resolve()
     if _cache_on_disk.get(key) == last:
         return
     ruleset = game.ruleset
+    if game.cached_bytes is not None and game.cached_bytes[0] == count - 2:
+        state, previous = game.cached_bytes[1:]  # the cache's own, for the same files: nothing to encode
+    else:
+        state, previous = ruleset.state_bytes(game.resolved_state), _previous_bytes(game)
     entry = statecache.Entry(
         format=statecache.FORMAT,
         ruleset=ruleset.name,
@@ -677,13 +730,17 @@ def save_state_cache(folder: Path, game: Game) -> None:
         code=statecache.code_fingerprint(type(ruleset).__module__),
         rules_hash=sha256_hex(game.setup.rules_data),
         scenario_hash=sha256_hex(game.setup.scenario_data),
-        files=tuple(f.hash for f in game.files),
-        resolved=len(game.files) - 2,
-        state=ruleset.state_bytes(game.resolved_state),
-        previous=_previous_bytes(game),
+        files=tuple(game.files.digest(index) for index in range(count)),
+        resolved=count - 2,
+        state=state,
+        previous=previous,
+        seen=tuple(_NEVER_SEEN if seen is None else (*seen.mark, seen.at) for seen in game.files.seen),
     )
     statecache.write(folder, entry)
     _cache_on_disk[key] = last
+
+
+_NEVER_SEEN = (0, 0, 0, 0, 0, 0)  # a file not read from the folder (written by this command): read it next time
 
 
 def _previous_bytes(game: Game) -> bytes:

@@ -139,10 +139,10 @@ def register(ruleset: Ruleset) -> None:
 
 
 def entry_points(group: str) -> Any:
-    """The installed plug-ins of `group` (importlib.metadata is slow to import: only when asked)."""
-    from importlib.metadata import entry_points as installed
+    """The installed plug-ins of `group` (pbem.plugins: importlib.metadata only when they may have changed)."""
+    from pbem.plugins import entry_points as installed
 
-    return installed(group=group)
+    return installed(group)
 
 
 def find(name: str) -> Ruleset:

@@ -465,8 +465,8 @@ def test_cli_with_a_corrupted_key_is_key_problem(kit: Kit, recorded: Recorded, t
 
 
 def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_path: Path) -> None:
-    """referee.load reads a long game's files with pbem.folder.read_game_files: the same bytes, and the
-    same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
+    """referee.load reads a long game's files with pbem.folder.read_game_files or read_unless_vouched: the
+    same bytes, and the same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
     from pbem import folder as folders
     from pbem.errors import MalformedFile, MissingFile
 
@@ -483,3 +483,16 @@ def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_pa
         folders.read_game_files([small, folder_named_like_a_file])
     with pytest.raises(MissingFile, match="000003.pbem: no such file"):
         folders.read_game_files([tmp_path / "000003.pbem"])
+    # referee.load (with the state cache) reads them with read_unless_vouched, and as text: the same
+    for spelled in (Path, str):
+        def unvouched(paths: list[Path], limit: int = folders.MAX_FILE_BYTES) -> list[bytes | None]:
+            return [raw for raw, _ in folders.read_unless_vouched([spelled(p) for p in paths], [None] * len(paths),
+                                                                  limit)]
+
+        assert unvouched([small, empty]) == [folders.read(small), folders.read(empty)]
+        with pytest.raises(MalformedFile, match="000000.pbem: more than 4999 bytes"):
+            unvouched([small], limit=4999)
+        with pytest.raises(MissingFile, match="000002.pbem: is a folder, not a file"):
+            unvouched([small, folder_named_like_a_file])
+        with pytest.raises(MissingFile, match="000003.pbem: no such file"):
+            unvouched([tmp_path / "000003.pbem"])

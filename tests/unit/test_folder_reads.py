@@ -57,3 +57,19 @@ def test_an_old_unchanged_file_is_not_read_again_and_a_changed_one_is(tmp_path: 
     os.replace(replacement, paths[0])  # another inode in its place
     assert folders.read_game_files(paths) == [b"FILE 0", b"file 1", b"file 2, now longer"]
     assert sorted(opened) == sorted([str(paths[0]), str(paths[2])])
+
+
+@pytest.mark.parametrize("spelling", ["absolute", "relative", "dot", "trailing slash"])
+def test_game_file_names_are_the_text_of_the_listed_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          spelling: str) -> None:
+    """referee.load lists a long game as text (Paths cost more than the listing): the very names errors show."""
+    game = tmp_path / "game"
+    game.mkdir()
+    for seq in (2, 0, 1):
+        (game / f"{seq:06d}.pbem").write_bytes(b"x")
+    (game / "notes.txt").write_bytes(b"x")
+    monkeypatch.chdir(game if spelling == "dot" else tmp_path)
+    folder = {"absolute": game, "relative": Path("game"), "dot": Path("."), "trailing slash": Path("game/")}[spelling]
+    expected = [str(folder / f"{seq:06d}.pbem") for seq in range(3)]
+    assert folders.game_file_names(folder) == expected
+    assert folders.game_files(folder) == [folder / f"{seq:06d}.pbem" for seq in range(3)]

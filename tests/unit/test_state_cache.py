@@ -13,6 +13,7 @@ import msgspec
 import pytest
 
 from pbem import folder as folders, referee, statecache
+from pbem.errors import FolderProblem, PbemError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -294,3 +295,246 @@ def test_a_cache_whose_earlier_state_is_not_the_signed_one_is_not_used_for_it(tm
     assert game.before_tip is None
     assert report.render(game, report.latest_span(game)) == expected
     assert replays == [60], replays
+
+
+# ----- what reading each file showed (pbem.folder.Seen): a command reads only what it needs ---------------
+
+
+def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The game files read from now on, by whichever path reads them."""
+    reads: list[str] = []
+    one, whole = folders._read_one, folders.read
+
+    def read_one(path: Path, limit: int) -> bytes:
+        reads.append(Path(path).name)
+        return one(path, limit)
+
+    def read(path: Path, limit: int = folders.MAX_FILE_BYTES) -> bytes:
+        reads.append(Path(path).name)
+        return whole(path, limit)
+
+    monkeypatch.setattr(folders, "_read_one", read_one)
+    monkeypatch.setattr(folders, "read", read)
+    return reads
+
+
+@pytest.fixture
+def short_racy_window(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A racy window of 0.3 s instead of 2 (the rule is the same): the seconds to wait for files to settle."""
+    monkeypatch.setattr(folders, "_RACY_NS", 300_000_000)
+    return 0.35
+
+
+def settled_game(tmp_path: Path, name: str, wait: float, files: int | None = None) -> Path:
+    """A game copied, left to settle, loaded once so that its cache records every file settled."""
+    import time
+
+    folder = game_copy(tmp_path, name, files)
+    time.sleep(wait)
+    cached_load(folder)
+    return folder
+
+
+def status_like(folder: Path) -> referee.Game:
+    """What `pbem status` asks of a loaded game."""
+    game = referee.load(folder)
+    game.ruleset.describe(game.resolved_state)
+    game.finished()
+    game.last_time
+    game.last_chain_value("host"), game.last_chain_value("guest")
+    game.reveals_made("host")
+    return game
+
+
+def same_error(folder: Path) -> str:
+    """Loading from the cache fails exactly as replay does (which it then is)."""
+    fresh_process()
+    with pytest.raises(PbemError) as truth:
+        referee.load(folder, use_cache=False)
+    fresh_process()
+    with pytest.raises(PbemError) as cached:
+        status_like(folder)
+    assert str(cached.value) == str(truth.value) and type(cached.value) is type(truth.value)
+    return str(truth.value)
+
+
+@pytest.mark.parametrize("name", ["tauris-game", "duel-game"])
+def test_a_command_that_does_not_replay_reads_a_few_files_not_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  short_racy_window: float, name: str) -> None:
+    folder = settled_game(tmp_path, name, short_racy_window)
+    fresh_process()
+    reads = counting_reads(monkeypatch)
+    game = status_like(folder)
+    assert game.tip is not None and len(reads) <= 4, reads  # the set-up files and the last two
+    same_answer(game, replayed(folder))
+
+
+def test_files_too_recent_to_tell_are_read_again_until_they_settle(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache written in the same clock tick as the files were (racily clean, as git says) vouches for
+    none of them; once they are old enough, a command that read them all records so, once."""
+    import time
+
+    folder = game_copy(tmp_path, "tauris-game")
+    count = len(folders.game_files(folder))
+    fresh_process()
+    referee.load(folder)  # at once (within the real window of 2 s): every record too close to its file's times
+    referee.save_state_caches()
+    fresh_process()
+    reads = counting_reads(monkeypatch)
+    assert status_like(folder).tip is not None
+    assert len(reads) >= count, "a racily clean file must be read and hashed again"
+    time.sleep(folders._RACY_NS / 1e9 + 0.1)
+    before = statecache.read(folder)
+    fresh_process()
+    reads.clear()
+    referee.load(folder)
+    referee.save_state_caches()  # they are settled now: the cache is written again, with that
+    assert len(reads) >= count and statecache.read(folder) != before
+    fresh_process()
+    reads.clear()
+    status_like(folder)
+    assert len(reads) <= 4, reads
+
+
+@pytest.mark.parametrize("keep_times", [False, True])
+def test_a_file_rewritten_in_place_with_the_same_size_is_noticed(tmp_path: Path, short_racy_window: float,
+                                                                 keep_times: bool) -> None:
+    """Same size, same inode, and (keep_times) even its old modification time put back: its change time
+    still shows the write, so it is read again, and the answer is replay's (here its error)."""
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    path = folders.game_files(folder)[40]
+    stat = path.stat()
+    data = bytearray(path.read_bytes())
+    data[-10] = ord("A") if data[-10] != ord("A") else ord("B")  # a signature byte: still base64
+    with path.open("r+b") as handle:  # in place: the same inode
+        handle.write(bytes(data))
+    if keep_times:
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_ino == stat.st_ino and path.stat().st_size == stat.st_size
+    assert "000040.pbem" in same_error(folder)
+
+
+def test_a_file_replaced_by_the_same_bytes_is_read_again_and_the_cache_stands(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                                short_racy_window: float) -> None:
+    import time
+
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    path = folders.game_files(folder)[40]
+    copy = tmp_path / "copy"
+    shutil.copyfile(path, copy)
+    os.replace(copy, path)  # another inode, the same bytes
+    time.sleep(short_racy_window)
+    fresh_process()
+    reads = counting_reads(monkeypatch)
+    game = status_like(folder)
+    assert game.tip is not None and "000040.pbem" in reads
+    same_answer(game, replayed(folder))
+
+
+def test_a_file_replaced_by_another_games_file_is_noticed(tmp_path: Path, short_racy_window: float) -> None:
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    other = folders.game_files(EXAMPLES / "duel-game")[40]
+    shutil.copyfile(other, folders.game_files(folder)[40])
+    same_error(folder)
+
+
+def test_files_removed_or_added_are_noticed(tmp_path: Path, short_racy_window: float) -> None:
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window, 60)
+    (folder / "000030.pbem").unlink()  # a gap
+    assert "000030.pbem: missing" in same_error(folder)
+    shutil.copyfile(EXAMPLES / "tauris-game" / "000030.pbem", folder / "000030.pbem")
+    shutil.copyfile(EXAMPLES / "duel-game" / "000060.pbem", folder / "000060.pbem")  # another game's next file
+    same_error(folder)
+    (folder / "000060.pbem").unlink()
+    (folder / "000059.pbem").unlink()  # the last file the cache covers is gone
+    ignored(folder)
+
+
+def test_a_file_changed_while_a_command_runs_is_an_error_not_another_game(tmp_path: Path,
+                                                                          short_racy_window: float) -> None:
+    """A file the cache vouched for at load, read later for the command (history, say), must still be the
+    one vouched for: else a one-line error, not a game mixing two sets of files."""
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    fresh_process()
+    game = referee.load(folder)
+    shutil.copyfile(EXAMPLES / "duel-game" / "000040.pbem", folder / "000040.pbem")
+    with pytest.raises(FolderProblem, match=r"000040\.pbem: changed while pbem was reading the game"):
+        game.files[40]
+    assert not statecache.path_of(folder).exists(), "the next command replays"
+    with pytest.raises(FolderProblem, match=r"000040\.pbem: changed while pbem was reading the game"):
+        game.resolutions[40]  # the replay of earlier files reads them too
+    shutil.copyfile(EXAMPLES / "tauris-game" / "000040.pbem", folder / "000040.pbem")
+    fresh_process()
+    same_answer(referee.load(folder), replayed(folder))
+
+
+def test_a_second_load_in_one_process_notices_a_changed_file(tmp_path: Path, short_racy_window: float) -> None:
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    fresh_process()
+    referee.load(folder)
+    shutil.copyfile(EXAMPLES / "duel-game" / "000040.pbem", folder / "000040.pbem")
+    with pytest.raises(PbemError) as truth:
+        referee.load(folder, use_cache=False)
+    with pytest.raises(PbemError) as again:
+        referee.load(folder)
+    assert str(again.value) == str(truth.value)
+
+
+def test_a_cache_whose_records_do_not_fit_its_files_is_ignored(tmp_path: Path, short_racy_window: float) -> None:
+    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+    entry = entry_of(folder)
+    statecache.write(folder, msgspec.structs.replace(entry, seen=entry.seen[:-1]))
+    ignored(folder)
+    # records that vouch for the files but name the wrong digest for one: that file is not read at load,
+    # but it is the last one, which the cache must show signs its state: read, it differs
+    statecache.write(folder, msgspec.structs.replace(entry, files=entry.files[:-1] + (b"\0" * 32,)))
+    ignored(folder)
+
+
+def test_the_code_fingerprint_covers_every_source_file(tmp_path: Path) -> None:
+    """Every .py file under the package, at any depth, by size and modification time (not compiled files)."""
+    import pbem
+
+    root = Path(pbem.__file__).parent
+    listed = {line.rsplit(":", 2)[0] for line in statecache._sources(str(root))}
+    assert listed == {str(path.relative_to(root)) for path in root.rglob("*.py")}
+    package = tmp_path / "pkg"
+    (package / "deep" / "__pycache__").mkdir(parents=True)
+    (package / "deep" / "rules.py").write_text("X = 1\n")
+    (package / "deep" / "__pycache__" / "rules.cpython-311.pyc").write_bytes(b"compiled")
+    before = statecache._sources(str(package))
+    assert [line.rsplit(":", 2)[0] for line in before] == [os.path.join("deep", "rules.py")]
+    (package / "deep" / "rules.py").write_text("X = 2\n")  # same size: its modification time shows
+    os.utime(package / "deep" / "rules.py", ns=(0, 1))
+    assert statecache._sources(str(package)) != before
+
+
+def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: Path) -> None:
+    """End to end, with files as old as a player's: status trusts the cache's records, and a file changed
+    in place after them (same size) still gives replay's one-line error and leaves the folder as it was."""
+    import time
+
+    folder = game_copy(tmp_path, "tauris-game")
+    env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
+
+    def pbem(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args, str(folder)],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    time.sleep(folders._RACY_NS / 1e9 + 0.1)
+    first = pbem("status")
+    assert first.returncode == 0, first.stderr
+    assert pbem("status").stdout == first.stdout  # from the records: no file read but the few it needs
+    path = folders.game_files(folder)[61]
+    data = bytearray(path.read_bytes())
+    data[-10] = ord("A") if data[-10] != ord("A") else ord("B")
+    with path.open("r+b") as handle:
+        handle.write(bytes(data))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    status, verify = pbem("status"), pbem("verify")
+    assert status.returncode == verify.returncode != 0
+    assert status.stderr == verify.stderr and len(status.stderr.splitlines()) == 1 and "000061.pbem" in status.stderr
+    assert "Traceback" not in status.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
