@@ -110,6 +110,13 @@ def end_positions(
     buckets: list[list[Leg]] = [[] for _ in range(start.budget + 1)]
     buckets[0].append(start)
     best: dict[tuple[Position, Ending | None], Leg] = {}
+    # With no announcement (6.13 then binds nothing), a leg that differs from one already expanded only
+    # in having spent more reaches nothing new: each step it may take, the cheaper leg may take (the
+    # rules read `spent` only to hold it under the budget), to the same place for fewer MP, so none of
+    # its descendants is ever a cheapest end nor on a cheapest end's path. Skipping it leaves the
+    # listing, paths included, exactly as the full search gives it (tests/engine/war_galley/play).
+    # Leg is a frozen struct, hashable by value. Exact turns when `max_turns` filters on them.
+    expanded: set[Leg] | None = set() if mp is None else None
     for bucket in buckets:
         # Zero-cost steps (a Tremiola's sails) append to the bucket being read.
         index = 0
@@ -124,6 +131,11 @@ def end_positions(
             if leg.ended is not None:
                 continue
             parent = _key(leg)
+            if expanded is not None:
+                bare = replace(parent if max_turns is None else leg, spent=0)
+                if bare in expanded:  # buckets run by MP spent: the one expanded spent less
+                    continue
+                expanded.add(bare)
             for step, after in next_steps(mover, leg):
                 key = _key(after)
                 if key in parents:
