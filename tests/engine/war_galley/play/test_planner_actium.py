@@ -1,0 +1,105 @@
+"""The planner's pruned search lists exactly what the full search listed, on real Actium battlefields.
+
+`full_search` is the planner as it was before it skipped legs that only spent
+more (engine.war_galley.play.planner): every leg expanded. The states are 20
+Actium Individual Squadron and Activation decisions, taken from a 2,100-file
+game made by random legal play (moves 1500-2058), stored in the engine's
+canonical encoding (data/actium-states.jsonl.gz). Every galley's end
+positions, paths included, and the whole legal listing must be the same.
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import cache
+from importlib.resources import files
+
+import pytest
+
+from engine.errors import IllegalOrder
+from engine.war_galley.map_and_galleys.galley import Galley
+from engine.war_galley.map_and_galleys.position import Position
+from engine.war_galley.map_and_galleys.rulesdata import default_rules_data, load_rules_data
+from engine.war_galley.movement.moving import Ending, Leg, Mover, Refused, Surroundings, begin, finish, surroundings
+from engine.war_galley.play import legal as listing
+from engine.war_galley.play.planner import Reach, _key, _path, end_positions, next_steps
+from engine.war_galley.turn.sequence import decision_due
+from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state_bytes import decode_state
+
+
+def full_search(surroundings: Surroundings, galley: Galley, *, mp: int | None = None,
+                max_turns: int | None = None) -> list[Reach]:
+    """The planner's search before pruning, as it was: the reference."""
+    mover = Mover(surroundings, galley)
+    start = begin(mover, mp)
+    if isinstance(start, Refused):
+        raise start.error()
+    parents: dict[Leg, tuple[Leg, object] | None] = {_key(start): None}
+    buckets: list[list[Leg]] = [[] for _ in range(start.budget + 1)]
+    buckets[0].append(start)
+    best: dict[tuple[Position, Ending | None], Leg] = {}
+    for bucket in buckets:
+        index = 0
+        while index < len(bucket):
+            leg = bucket[index]
+            index += 1
+            if (max_turns is None or leg.turns <= max_turns) and finish(mover, leg) is None:
+                place = (leg.position, leg.ended)
+                held = best.get(place)
+                if held is None or (leg.spent, leg.turns) < (held.spent, held.turns):
+                    best[place] = leg
+            if leg.ended is not None:
+                continue
+            parent = _key(leg)
+            for step, after in next_steps(mover, leg):
+                key = _key(after)
+                if key in parents:
+                    continue
+                parents[key] = (parent, step)
+                buckets[after.spent].append(after)
+    reaches = [Reach(leg.position, leg.spent, _path(parents, leg), leg.turns, leg.ended)  # type: ignore[arg-type]
+               for leg in best.values()]
+    reaches.sort(key=lambda r: (r.mp, r.position, r.ending is not None))
+    return reaches
+
+
+@cache
+def actium_states() -> tuple[GameState, ...]:
+    rules = load_rules_data(default_rules_data())
+    data = gzip.decompress(files("tests.engine.war_galley.play").joinpath("data/actium-states.jsonl.gz").read_bytes())
+    return tuple(decode_state(line, rules) for line in data.splitlines())
+
+
+def _planned(plan, state: GameState, galley: Galley, **options: object) -> list[Reach] | str:  # type: ignore[no-untyped-def]
+    around = surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts)
+    try:
+        return plan(around, galley, **options)
+    except IllegalOrder as error:
+        return str(error)
+
+
+def test_the_states_are_individual_and_activation_decisions() -> None:
+    kinds = [due.kind for due in map(decision_due, actium_states()) if due is not None]
+    assert len(kinds) == 20 and set(kinds) == {"individual", "activate"}
+
+
+@pytest.mark.parametrize("index", range(0, 20, 4))
+def test_every_galleys_end_positions_are_the_full_searchs(index: int) -> None:
+    state = actium_states()[index]
+    galleys = [g for g in state.galleys if g.position is not None]
+    assert len(galleys) > 20
+    for galley in galleys:
+        for options in ({}, {"max_turns": 1}, {"max_turns": 2}, {"mp": 3}):
+            assert _planned(end_positions, state, galley, **options) == _planned(full_search, state, galley, **options)
+
+
+@pytest.mark.parametrize("index", range(20))
+def test_the_listing_is_the_one_the_full_search_gave(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = actium_states()[index]
+    listing._last_options.clear()
+    fast = listing.legal(state)
+    monkeypatch.setattr(listing, "end_positions", full_search)
+    listing._last_options.clear()
+    assert fast == listing.legal(state)
+    assert len(fast) > 1
