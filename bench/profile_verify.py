@@ -4,9 +4,9 @@
 
 Replays the folder as `pbem verify` does (referee.load without the state
 cache), and prints the top of the profile. The figures are cProfile's: it
-slows calls down, so read the shares, not the seconds. The rules applied in
-pbem.paused's worker threads are profiled there and added in (cProfile sees
-one thread), and the main thread's waits for them are left out.
+slows calls down, so read the shares, not the seconds. The rules a decision
+runs in pbem.paused's greenlet run on the main thread, so the one profile
+sees them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pstats
 import time
 from pathlib import Path
 
-from pbem import paused, referee
+from pbem import referee
 
 
 def main() -> None:
@@ -27,23 +27,12 @@ def main() -> None:
     parser.add_argument("--sort", default="tottime", choices=("tottime", "cumulative"))
     parser.add_argument("--out", type=Path, help="also keep the raw profile here (for pstats or snakeviz)")
     args = parser.parse_args()
-    workers: list[cProfile.Profile] = []
-    run = paused.Paused._run
-
-    def profiled(self: paused.Paused, *rest: object) -> None:
-        worker = cProfile.Profile(time.thread_time)
-        workers.append(worker)
-        worker.runcall(run, self, *rest)
-
-    paused.Paused._run = profiled  # type: ignore[method-assign]
     profile = cProfile.Profile(time.thread_time)
     profile.enable()
     game = referee.load(args.folder, use_cache=False)
     profile.disable()
     print(f"{len(game.files)} files replayed")
     stats = pstats.Stats(profile)
-    for worker in workers:
-        stats.add(worker)
     if args.out:
         stats.dump_stats(str(args.out))
     stats.strip_dirs().sort_stats(args.sort).print_stats(args.top)

@@ -26,6 +26,10 @@ MAX_INT = 2**53 - 1
 def encode(value: Any) -> bytes:
     """The canonical bytes of a JSON value built from dict/list/str/int/bool/None."""
     _check_value(value, 0)
+    return _dumps(value)
+
+
+def _dumps(value: Any) -> bytes:
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
@@ -43,6 +47,7 @@ def decode(data: bytes, what: str) -> Any:
             text,
             object_pairs_hook=_no_duplicates,
             parse_float=_no_float,
+            parse_int=_bounded_int,
             parse_constant=_no_constant,
         )
     except _Rejected as exc:
@@ -51,9 +56,11 @@ def decode(data: bytes, what: str) -> Any:
         raise MalformedFile(f"{what}: not JSON ({exc.msg} at char {exc.pos})") from None
     except ValueError as exc:  # e.g. an integer longer than Python's int-string limit
         raise MalformedFile(f"{what}: not acceptable JSON ({exc})") from None
+    # Parsed so, the value holds only what `encode` accepts (string keys, bounded integers, the depth
+    # checked above): it is written again without `_check_value`'s walk over every item.
     try:
-        again = encode(value)
-    except (_Rejected, UnicodeEncodeError) as exc:
+        again = _dumps(value)
+    except UnicodeEncodeError as exc:  # a lone surrogate escaped in a string (\ud800)
         raise MalformedFile(f"{what}: {exc}") from None
     if again != data:
         raise MalformedFile(f"{what}: not in canonical form (see docs/protocol.md)")
@@ -75,6 +82,13 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_float(text: str) -> Any:
     raise _Rejected(f"number {text} is not an integer")
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if not -MAX_INT <= value <= MAX_INT:
+        raise _Rejected(f"integer {value} outside +-(2**53 - 1)")
+    return value
 
 
 def _no_constant(text: str) -> Any:

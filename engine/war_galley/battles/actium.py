@@ -18,12 +18,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
 
 from engine.errors import IllegalOrder
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyId, Removal, parse_galley_id
 from engine.war_galley.movement.moving import Stepped
 from engine.war_galley.turn.extra import group_galleys, mark, marked
@@ -40,8 +42,8 @@ def anchored(state: GameState, params: Params) -> list[GalleyId]:
     return [g for g in group_galleys(state, params["group"]) if g not in weighed]
 
 
-@hook("move", "anchored")
-def at_anchor(state: GameState, params: Params, before: Galley, plan: Any, moved: Galley) -> None:
+@hook("plan", "anchored")  # the plan alone: where it would take the galley does not matter
+def at_anchor(state: GameState, params: Params, before: Galley, plan: Any) -> None:
     if before.id in anchored(state, params) and (plan.mp or plan.steps):
         raise IllegalOrder("Actium, Anchored Fleet", f"{before.id} lies at anchor: the squadron spends an "
                                                      "activation raising anchor before any galley moves")
@@ -77,10 +79,29 @@ def open_due(state: GameState) -> bool:
     held = commitment(state)
     if params is None or held is None or held.value is not None:
         return False
-    reserve = set(group_galleys(state, params["group"]))
+    reserve = _group_set(state.extra.groups, params["group"])
     edge = _edge(params)
-    return any(state.galley(g).capture is Capture.CAPTURED for g in reserve if state.has_galley(g)) or any(
+    return not reserve.isdisjoint(_captured(state.galleys)) or any(
         g in reserve and e == edge for g, e in state.extra.exits)
+
+
+# Asked of every state (who decides next): the answers are kept by identity of the immutable tuples
+# they read, which most steps hand on unchanged (a phase step keeps the galleys, the groups never change).
+@by_identity(4)
+def _group_set(groups: tuple[tuple[GalleyId, str], ...], group: str) -> frozenset[GalleyId]:
+    return frozenset(g for g, name in groups if name == group)
+
+
+_capture = attrgetter("capture")
+
+
+@by_identity(4)
+def _captured(galleys: tuple[Galley, ...]) -> frozenset[GalleyId]:
+    """The captured galleys, each id as `GameState.galley` finds it (the first of a repeated id)."""
+    if Capture.CAPTURED not in map(_capture, galleys):  # in C: most of a battle, nobody is captured
+        return frozenset()
+    first = {g.id: g for g in reversed(galleys)}
+    return frozenset(gid for gid, g in first.items() if g.capture is Capture.CAPTURED)
 
 
 def _edge(params: Params) -> str:

@@ -11,11 +11,13 @@ from typing import Any
 
 from engine.errors import IllegalOrder, WrongPlayer
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.battles import actium, secrets, tournament
 from engine.war_galley.turn.hooks import Wanted, always
 from engine.war_galley.turn.state import GameState, Phase
 
 
+@by_identity(4)  # asked of one state by the sequence (who decides next) and again by the apply
 def wanted(state: GameState) -> Wanted | None:
     """The secret choice the rules wait for now, if any."""
     if state.result is not None:

@@ -33,7 +33,7 @@ from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts, RamOutcome
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, neighbour
-from engine.war_galley.map_and_galleys.occupancy import occupancy
+from engine.war_galley.map_and_galleys.occupancy import exact_view
 from engine.war_galley.map_and_galleys.position import Around, Position, Side
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import Leg, Mover, Refused, advance, surroundings
@@ -110,15 +110,15 @@ def enemies_near(battlefield: Battlefield, mover: Galley) -> list[Galley]:
     if position is None:
         return []
     galleys = tuple(battlefield.values())
-    index = occupancy(galleys)
     side = mover.controller
-    if index.plain:  # two counters share a hex (one passing through another, 7.24): the index would hide one
+    view = exact_view(galleys, mover)
+    if view is None:  # two counters share a hex (passing through, 7.24): the index would hide one
         near = position.near
         found = [other for other in galleys
                  if other.id != mover.id and other.position is not None
                  and not near.isdisjoint(other.position.hexes) and other.controller is not side]
     else:
-        occupied, _ = index.around(mover)
+        occupied, _ = view
         found = [battlefield[gid] for gid in dict.fromkeys(map(occupied.get, position.near)) if gid is not None]
         found = [other for other in found if other.controller is not side]
     return by_id(found) if len(found) > 1 else found

@@ -108,6 +108,8 @@ class Occupancy:
             if position is None:
                 continue
             controller = new.controller
+            if new.id in placed:  # its id stands on the map in another slot too: only the scan may answer
+                return Occupancy.build(galleys)
             placed[new.id] = (position, controller)
             for h in position.hexes:
                 if h in filled:  # two counters in one hex: the scan's order decides, build plainly
@@ -167,16 +169,23 @@ _last: list[Occupancy] = []  # the index asked for last: the next battlefield is
 
 def occupancy(galleys: Collection[Galley]) -> Occupancy:
     """The index of this battlefield, built once for a given list of galley objects (in this order)."""
+    return _index(galleys, *_since_last(galleys))
+
+
+def _since_last(galleys: Collection[Galley]) -> tuple[Occupancy | None, list[int] | None]:
+    """The index asked for last, and the slots where `galleys` differ from its (None: not the same length)."""
     last = _last[0] if _last else None
-    if last is not None and len(last.galleys) == len(galleys):
-        if last.galleys is galleys:
-            return last
-        # Compared in C, without a Python loop: most often nothing or one galley changed since.
-        changed = list(compress(count(), map(is_not, last.galleys, galleys)))
-        if not changed:
-            return last
-    else:
-        changed = None
+    if last is None or len(last.galleys) != len(galleys):
+        return last, None
+    if last.galleys is galleys:
+        return last, []
+    # Compared in C, without a Python loop: most often nothing or one galley changed since.
+    return last, list(compress(count(), map(is_not, last.galleys, galleys)))
+
+
+def _index(galleys: Collection[Galley], last: Occupancy | None, changed: list[int] | None) -> Occupancy:
+    if last is not None and changed == []:
+        return last
     listed = galleys if isinstance(galleys, tuple) else tuple(galleys)
     key = tuple(map(id, listed))
     found = _kept.get(key)
@@ -188,3 +197,45 @@ def occupancy(galleys: Collection[Galley]) -> Occupancy:
         _kept[key] = found
     _last[:] = [found]
     return found
+
+
+def _stands(last: Occupancy | None, changed: list[int] | None, galleys: Collection[Galley], mover: Galley) -> bool:
+    """The last index answers for `mover` among `galleys` (`standing_view`)."""
+    if last is None or changed is None or last.plain or len(changed) > 1:
+        return False
+    if changed:
+        (slot,) = changed
+        listed = galleys if isinstance(galleys, tuple) else tuple(galleys)
+        return listed[slot].id == last.galleys[slot].id == mover.id
+    return True
+
+
+def standing_view(galleys: Collection[Galley], mover: Galley) -> Around | None:
+    """`occupancy(galleys).around(mover)` without indexing `galleys`, when the index asked for last
+    differs from them in the mover's own slot alone (or not at all); else None.
+
+    A mover's view is every other galley, so it stands while only the mover changes: a plan's steps,
+    each a new battlefield, are answered from the index of the first, not patched step after step.
+    That index is not plain (no id twice, no hex shared), so neither are the others here, and its
+    cut (the listed mover's hexes taken out) is exactly the scan of `galleys`.
+    """
+    last, changed = _since_last(galleys)
+    return last.around(mover) if last is not None and _stands(last, changed, galleys, mover) else None
+
+
+def view(galleys: Collection[Galley], mover: Galley) -> Around:
+    """`occupancy(galleys).around(mover)`, standing (`standing_view`) where it can."""
+    last, changed = _since_last(galleys)
+    if last is not None and _stands(last, changed, galleys, mover):
+        return last.around(mover)
+    return _index(galleys, last, changed).around(mover)
+
+
+def exact_view(galleys: Collection[Galley], mover: Galley) -> Around | None:
+    """The mover's view where it holds every galley the scan sees around it, else None: two counters
+    share a hex (passing through, 7.24) or an id is listed twice, and the index would hide one."""
+    last, changed = _since_last(galleys)
+    if last is not None and _stands(last, changed, galleys, mover):
+        return last.around(mover)  # the others share no hex: the cut finds every one (standing_view)
+    index = _index(galleys, last, changed)
+    return None if index.plain else index.around(mover)

@@ -24,7 +24,7 @@ from engine.war_galley.map_and_galleys.charts import Charts, Fixed
 from engine.war_galley.map_and_galleys.charts.modifiers import Movement, Sails
 from engine.war_galley.map_and_galleys.galley import End, Galley, GalleyId, GalleyType
 from engine.war_galley.map_and_galleys.hexes import Hex
-from engine.war_galley.map_and_galleys.occupancy import occupancy
+from engine.war_galley.map_and_galleys.occupancy import view
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.speed import Limit, Wind, maximum_barred, speed_limit
@@ -80,7 +80,7 @@ def surroundings(
     Asked for every galley at every step of every check, mostly of a battlefield
     asked about a moment before, so the hexes come from that battlefield's kept
     index (`engine.war_galley.map_and_galleys.occupancy`), not a fresh scan."""
-    occupied, enemy_near = occupancy(galleys).around(mover)
+    occupied, enemy_near = view(galleys, mover)
     return Surroundings(board, occupied, enemy_near, wind, turn, charts)
 
 

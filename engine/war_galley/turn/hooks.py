@@ -15,7 +15,8 @@ rules, in file order:
 | command_phase | phase B begins (turn.sequence) | Drepanum: is the Line Astern broken? |
 | maximum | phase D and movement (turn.sequence) | no Maximum Speed until / first turn / sails up |
 | announce, begin | an Activate decision, before it is checked (turn.scenario_play) | Lade's treachery roll |
-| move | each plan of an activation (turn.scenario_play) | anchors, tows, transports, treachery, first-turn speed |
+| plan | each plan of an activation, judged by the plan alone (turn.scenario_play) | anchors |
+| move | each plan of an activation, judged by where it leaves the galley (turn.scenario_play) | tows, transports, treachery, first-turn speed |
 | after | an activation carried out (turn.scenario_play) | exits, run aground VP, anchors raised, command limit |
 | command, aboard | squadrons, transfers, deployment (turn.command, turn.commanders) | separate fleets, lembi, restricted commanders |
 | fatigue | 6.42 (turn.fatigue) | pestilence |
@@ -159,10 +160,25 @@ def begin_wanted(state: GameState, decision: Any) -> bool:
     return bool(squadron) and any(fn(state, params, squadron) for fn, params in _at(state, "announce"))
 
 
-def check_move(state: GameState, before: Galley, plan: Any, moved: Galley) -> None:
-    """IllegalOrder if a special rule forbids this plan (called for each plan, before any die)."""
-    for fn, params in _at(state, "move"):
-        fn(state, params, before, plan, moved)
+def watches_moves(state: GameState) -> bool:
+    """A rule in force judges a plan by where it leaves the galley ("move"), not by the plan alone ("plan"):
+    only then must the activation's check move each galley before any die (turn.scenario_play)."""
+    table = HOOKS.get("move", {})
+    return any(rule.name in table for rule in rules(state))
+
+
+def check_move(state: GameState, before: Galley, plan: Any, moved: Galley | None) -> None:
+    """IllegalOrder if a special rule forbids this plan (called for each plan, before any die), the rules
+    in file order; `moved` (the galley where the plan leaves it) is None only if none `watches_moves`."""
+    by_plan, by_move = HOOKS.get("plan", {}), HOOKS.get("move", {})
+    for rule in rules(state):
+        fn = by_plan.get(rule.name)
+        if fn is not None:
+            fn(state, rule.params, before, plan)
+        fn = by_move.get(rule.name)
+        if fn is not None:
+            assert moved is not None, "a rule watching moves is in force: move the galley first"
+            fn(state, rule.params, before, plan, moved)
 
 
 def after(state: GameState, keys: tuple[str, ...], before: GameState, events: list[Event]) -> tuple[GameState, list[Event]]:

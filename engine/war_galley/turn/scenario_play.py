@@ -54,9 +54,15 @@ def check(state: GameState, decision: Activate) -> GameState:
     """The rules' checks of every plan (IllegalOrder), and the state the activation starts from."""
     sim, entering = _placed(state, decision)
     trial = sim
+    # Each galley is moved on the board the earlier plans leave only if something looks at where it
+    # ends: a rule watching moves, or 6.6 for entering galleys (below). Else the plan alone is judged.
+    moving = bool(entering) or hooks.watches_moves(sim)
     for plan in decision.plans:
         galley = trial.galley(plan.galley)
         if galley.position is None:
+            continue
+        if not moving:
+            hooks.check_move(trial, galley, plan, None)
             continue
         try:
             moved, _ = move(surroundings(trial.board, trial.galleys, galley, trial.wind, trial.turn, trial.charts), galley, plan)

@@ -11,7 +11,7 @@ from engine.dice import ForcedDice
 from engine.errors import IllegalOrder
 from engine.war_galley.battles.scenario import SPECIAL_RULES
 from engine.war_galley.battles.transports import tows
-from engine.war_galley.map_and_galleys.galley import Capture, GalleyType, Removal, parse_galley_id
+from engine.war_galley.map_and_galleys.galley import Capture, GalleyId, GalleyType, Removal, parse_galley_id
 from engine.war_galley.map_and_galleys.hexes import Hex
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
@@ -22,7 +22,7 @@ from engine.war_galley.turn import command, extra, fatigue, hooks, scenario_play
 from engine.war_galley.turn.activation import allowed
 from engine.war_galley.turn.commanders import transfer_targets
 from engine.war_galley.turn.decisions import Activate
-from engine.war_galley.turn.state import Phase, Squadron
+from engine.war_galley.turn.state import GameState, Phase, Squadron
 from engine.war_galley.ruleset import RULESET
 from tests.engine.war_galley.scenario_support import SeededDice, deployed, drive, new
 
@@ -359,6 +359,23 @@ def test_actium_anchored_reserve_raises_anchor_with_an_activation() -> None:
     after, events = hooks.after(state, ("Cleopatra",), state, [])
     assert at_anchor(after, params) == [] and events
     hooks.check_move(after, ship, Plan(ship.id, SpeedSide.CRUISE, 1, (Forward(),)), ship)
+
+
+def test_actium_judges_a_plan_alone_and_refuses_an_anchored_one_in_the_activation_check() -> None:
+    state = deployed("actium")
+    assert not hooks.watches_moves(state)  # the anchors judge the plan alone: no galley is moved to check it
+    assert hooks.watches_moves(new("ecnomus"))  # the towed transports: where the plan leaves the tow
+    ship = state.galley(at_anchor_ids(state)[0])
+    decision = Activate(side="antonians", squadron="Cleopatra", plans=(Plan(ship.id, SpeedSide.CRUISE, 1, (Forward(),)),))
+    with pytest.raises(IllegalOrder, match="lies at anchor"):
+        scenario_play.check(state, decision)
+    still = replace(decision, plans=(Plan(ship.id, SpeedSide.CRUISE, 0, ()),))
+    assert scenario_play.check(state, still) is state  # a plan that moves nothing (no MP, no step) the anchors allow
+
+
+def at_anchor_ids(state: GameState) -> list[GalleyId]:
+    from engine.war_galley.battles.actium import anchored
+    return anchored(state, hooks.named(state, "anchored")[0])
 
 
 def test_actium_leaders_survive() -> None:

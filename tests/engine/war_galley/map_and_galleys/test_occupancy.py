@@ -70,6 +70,34 @@ def test_index_agrees_with_the_scan(runs: list[tuple[tuple[Galley, ...], Galley]
         assert near == expected_near
         around = surroundings(OPEN_SEA, galleys, mover)
         assert dict(around.occupied) == expected_occupied and around.enemy_near == expected_near
+        seen, near = occ.view(galleys, mover)
+        assert dict(seen) == expected_occupied and near == expected_near
+        exact = occ.exact_view(galleys, mover)  # None only where the index cannot say (plain)
+        assert exact is None and occ.occupancy(galleys).plain or exact is not None and dict(exact[0]) == expected_occupied
+
+
+@settings(max_examples=120, deadline=None)
+@given(battlefields(), st.data())
+def test_a_view_standing_while_only_the_mover_moves_agrees_with_the_scan(
+        runs: list[tuple[tuple[Galley, ...], Galley]], data: st.DataObject) -> None:
+    """A plan's steps: the battlefield asked about last, then the same with the mover's own slot changed
+    (moved, off the map, captured, onto another's hex) is answered from the first index, as the scan does."""
+    for listed, _ in runs:
+        index = occ.occupancy(listed)
+        slot = data.draw(st.integers(0, len(listed) - 1))
+        stepped = data.draw(placed(BASE[NAMES.index(str(listed[slot].id))]))
+        after = (*listed[:slot], stepped, *listed[slot + 1:])
+        view = occ.standing_view(after, stepped)
+        if index.plain or sum(g.id == stepped.id for g in listed) > 1:
+            continue  # the view may or may not stand; the index answers then (the property above)
+        assert view is not None
+        occupied, near = view
+        assert (dict(occupied), near) == occ.scan(after, stepped)
+        exact = occ.exact_view(after, stepped)
+        assert exact is not None and (dict(exact[0]), exact[1]) == occ.scan(after, stepped)
+        other = listed[(slot + 1) % len(listed)]
+        if other.id != stepped.id:
+            assert occ.standing_view(after, other) is None  # the mover changed: another galley's view does not stand
 
 
 def test_a_captured_galley_counts_for_its_captor() -> None:
