@@ -45,6 +45,7 @@ from pbem.errors import (
 from pbem.identity import Identity
 from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
 from pbem.paused import Paused
+from pbem.signatures_ahead import SignaturesAhead
 from pbem.ruleset import Pending, Ruleset, find
 
 
@@ -339,9 +340,16 @@ def replay(raws: list[bytes], names: list[str]) -> Game:
     _check_place(first, 0, None, names[0], None)
     setup = check_invite(first, names[0])
     game = Game(GameFiles([first]), [names[0]], setup)
-    for raw, name in zip(raws[1:], names[1:]):
-        signed = movefile.parse(raw, name)
-        admit(game, signed, name)
+    ahead: SignaturesAhead | None = None
+    try:
+        for seq, (raw, name) in enumerate(zip(raws[1:], names[1:]), 1):
+            signed = movefile.parse(raw, name)
+            admit(game, signed, name, signature_checked=ahead is not None and ahead.verified(seq))
+            if seq == 1 and game.guest is not None:  # both keys known: the rest are checked on the side
+                ahead = SignaturesAhead(raws, 2, {"host": setup.host.key, "guest": game.guest.key})
+    finally:
+        if ahead is not None:
+            ahead.close()
     return game
 
 
@@ -357,8 +365,10 @@ def _check_place(signed: SignedFile, seq: int, previous: SignedFile | None, what
         raise BrokenChain(f"{what}: does not follow file {seq - 1} (its prev hash differs)")
 
 
-def admit(game: Game, signed: SignedFile, what: str) -> None:
-    """Check `signed` as the game's next file and add it, resolving the one before."""
+def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False) -> None:
+    """Check `signed` as the game's next file and add it, resolving the one before.
+
+    `signature_checked`: its signature was found good with its author's key already (pbem.signatures_ahead)."""
     seq = game.next_seq
     if game.finished():
         raise GameOver(f"{what}: the game is over ({game.result()}); no file may follow")
@@ -380,7 +390,8 @@ def admit(game: Game, signed: SignedFile, what: str) -> None:
         game.names.append(what)
         return
     assert isinstance(body, Move) and author is not None
-    ids.verify(author.key, signed.signature, signed.body_bytes, what)
+    if not signature_checked:
+        ids.verify(author.key, signed.signature, signed.body_bytes, what)
     reveal = bytes.fromhex(body.reveal)
     if not chain.follows(reveal, game.last_chain_value(body.author)):
         raise BadReveal(

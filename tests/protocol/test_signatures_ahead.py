@@ -1,0 +1,119 @@
+"""pbem.signatures_ahead: signatures checked by a forked child change nothing a replay finds or says.
+
+Every game here is short, so the child is forced on (AHEAD_FROM = 1) and
+each outcome compared with the replay that checks every signature itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import pytest
+
+from pbem import referee, signatures_ahead
+from pbem.errors import BadSignature, PbemError
+from pbem.movefile import author_of
+
+from .conftest import Kit, Recorded
+
+
+@pytest.fixture
+def ahead_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 1)
+
+
+@pytest.fixture
+def ahead_never(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 10**9)
+
+
+def outcome(raws: list[bytes]) -> tuple[str, object]:
+    """What a replay of these files gives: the error's type and message, or every resolved state's bytes."""
+    try:
+        game = referee.replay(raws, [f"file {i}" for i in range(len(raws))])
+    except PbemError as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", [game.ruleset.state_bytes(r.state) for _, r in sorted(game.resolutions.items())]
+
+
+def no_child_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def both_ways(monkeypatch: pytest.MonkeyPatch, raws: list[bytes]) -> tuple[str, object]:
+    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 1)
+    ahead = outcome(raws)
+    assert no_child_left()
+    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 10**9)
+    alone = outcome(raws)
+    assert ahead == alone
+    return ahead
+
+
+def test_a_whole_game_replays_to_the_same_states(recorded: Recorded, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind, states = both_ways(monkeypatch, recorded.raws)
+    assert kind == "ok" and len(states) == len(recorded.raws) - 2  # type: ignore[arg-type]  # all but the invite and the last
+
+
+@pytest.mark.parametrize("where", [2, 3, "middle", "last"])
+def test_a_forged_signature_fails_as_it_would_alone(
+    kit: Kit, recorded: Recorded, monkeypatch: pytest.MonkeyPatch, where: int | str
+) -> None:
+    k = {"middle": len(recorded.raws) // 2, "last": len(recorded.raws) - 1}.get(where, where)  # type: ignore[call-overload]
+    raws = list(recorded.raws)
+    raws[k] = kit.sign_bytes(raws[k].split(b"\n")[0], recorded.third)
+    kind, message = both_ways(monkeypatch, raws)
+    assert kind == BadSignature.__name__ and f"file {k}:" in str(message)
+
+
+def test_a_malleated_signature_fails_as_it_would_alone(recorded: Recorded, monkeypatch: pytest.MonkeyPatch) -> None:
+    k = len(recorded.raws) // 2
+    body_bytes, sig_line, _ = recorded.raws[k].split(b"\n")
+    sig = base64.b64decode(sig_line)
+    s = int.from_bytes(sig[32:], "little") + 2**252 + 27742317777372353535851937790883648493
+    raws = list(recorded.raws)
+    raws[k] = body_bytes + b"\n" + base64.b64encode(sig[:32] + s.to_bytes(32, "little")) + b"\n"
+    assert both_ways(monkeypatch, raws)[0] == BadSignature.__name__
+
+
+def test_an_earlier_error_comes_first_as_it_would_alone(kit: Kit, recorded: Recorded, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad signature late in the game and a broken file early: the early one is named, child or not."""
+    raws = list(recorded.raws)
+    late = len(raws) - 1
+    raws[late] = kit.sign_bytes(raws[late].split(b"\n")[0], recorded.third)
+    raws[5] = raws[5].replace(b"\n", b"\n\n", 1)  # not two lines any more
+    kind, message = both_ways(monkeypatch, raws)
+    assert kind == "MalformedFile" and "file 5:" in str(message)
+
+
+def test_the_childs_verdicts_are_the_signatures_truth(kit: Kit, recorded: Recorded, ahead_always: None) -> None:
+    raws = list(recorded.raws)
+    forged = {4, 9, len(raws) - 2}
+    for k in forged:
+        raws[k] = kit.sign_bytes(raws[k].split(b"\n")[0], recorded.opponent(author_of(k)))
+    game = referee.replay(recorded.raws[:2], ["file 0", "file 1"])
+    assert game.guest is not None
+    keys = {"host": game.setup.host.key, "guest": game.guest.key}
+    with signatures_ahead.SignaturesAhead(raws, 2, keys) as ahead:
+        verdicts = [ahead.verified(seq) for seq in range(2, len(raws))]
+    assert no_child_left()
+    assert verdicts == [seq not in forged for seq in range(2, len(raws))]
+
+
+def test_a_replay_that_stops_early_leaves_no_child(recorded: Recorded, ahead_always: None) -> None:
+    raws = list(recorded.raws)
+    raws[3] = b"garbage\n"
+    with pytest.raises(PbemError):
+        referee.replay(raws, [f"file {i}" for i in range(len(raws))])
+    assert no_child_left()
+
+
+def test_short_games_do_not_fork(recorded: Recorded, ahead_never: None, tmp_path: Path) -> None:
+    ahead = signatures_ahead.SignaturesAhead(recorded.raws, 2, {"host": "", "guest": ""})
+    assert ahead._pid == 0 and not ahead.verified(2)  # nothing forked: every file is checked in line
