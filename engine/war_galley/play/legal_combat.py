@@ -15,6 +15,7 @@ that fails is dropped, so every listed decision passes `apply`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 
 from msgspec.structs import replace
 
@@ -229,7 +230,12 @@ class _Attack:
 
 def _apart(a: Galley, b: Galley) -> int:
     assert a.position is not None and b.position is not None
-    return min(distance(x, y) for x in a.position.hexes for y in b.position.hexes)
+    return _gap_between(a.position, b.position)
+
+
+@lru_cache(maxsize=1 << 16)  # asked of every pair of galleys per member galley; positions are frozen values
+def _gap_between(a: Position, b: Position) -> int:
+    return min(distance(x, y) for x in a.hexes for y in b.hexes)
 
 
 def _fire(state: GameState, field: Mapping[GalleyId, Galley], galley: Galley, timing: FireTiming,
