@@ -106,23 +106,32 @@ def end_positions(
     start = begin(mover, mp)
     if isinstance(start, Refused):
         raise start.error()
-    parents: dict[Leg, tuple[Leg, AnyStep] | None] = {_key(start): None}
-    buckets: list[list[Leg]] = [[] for _ in range(start.budget + 1)]
-    buckets[0].append(start)
+    first = _key(start)
+    parents: dict[Leg, tuple[Leg, AnyStep] | None] = {first: None}
+    # Each leg beside its key (`_key`), worked out once when it is found.
+    buckets: list[list[tuple[Leg, Leg]]] = [[] for _ in range(start.budget + 1)]
+    buckets[0].append((start, first))
     best: dict[tuple[Position, Ending | None], Leg] = {}
     # With no announcement (6.13 then binds nothing), a leg that differs from one already expanded only
     # in having spent more reaches nothing new: each step it may take, the cheaper leg may take (the
     # rules read `spent` only to hold it under the budget), to the same place for fewer MP, so none of
-    # its descendants is ever a cheapest end nor on a cheapest end's path. Skipping it leaves the
-    # listing, paths included, exactly as the full search gives it (tests/engine/war_galley/play).
+    # its descendants is ever a cheapest end nor on a cheapest end's path, and it is no cheapest end
+    # itself (the cheaper leg stopped there first). Skipping it leaves the listing, paths included,
+    # exactly as the full search gives it (tests/engine/war_galley/play/test_planner_actium.py).
     # Leg is a frozen struct, hashable by value. Exact turns when `max_turns` filters on them.
     expanded: set[Leg] | None = set() if mp is None else None
+    candidates = CANDIDATES[start.position.double]  # a counter stays single or double
     for bucket in buckets:
         # Zero-cost steps (a Tremiola's sails) append to the bucket being read.
         index = 0
         while index < len(bucket):
-            leg = bucket[index]
+            leg, parent = bucket[index]
             index += 1
+            if expanded is not None and leg.ended is None:
+                bare = replace(parent if max_turns is None else leg, spent=0)
+                if bare in expanded:  # buckets run by MP spent: the one expanded spent less
+                    continue
+                expanded.add(bare)
             if (max_turns is None or leg.turns <= max_turns) and finish(mover, leg) is None:
                 place = (leg.position, leg.ended)
                 held = best.get(place)
@@ -130,18 +139,15 @@ def end_positions(
                     best[place] = leg
             if leg.ended is not None:
                 continue
-            parent = _key(leg)
-            if expanded is not None:
-                bare = replace(parent if max_turns is None else leg, spent=0)
-                if bare in expanded:  # buckets run by MP spent: the one expanded spent less
+            for step in candidates:  # next_steps, inline: this loop is the planner's whole cost
+                after = advance(mover, leg, step)
+                if isinstance(after, Refused):
                     continue
-                expanded.add(bare)
-            for step, after in next_steps(mover, leg):
                 key = _key(after)
                 if key in parents:
                     continue
                 parents[key] = (parent, step)
-                buckets[after.spent].append(after)
+                buckets[after.spent].append((after, key))
     reaches = [
         Reach(leg.position, leg.spent, _path(parents, leg), leg.turns, leg.ended) for leg in best.values()
     ]
