@@ -121,6 +121,7 @@ def end_positions(
     # Leg is a frozen struct, hashable by value. Exact turns when `max_turns` filters on them.
     expanded: set[Leg] | None = set() if mp is None else None
     candidates = CANDIDATES[start.position.double]  # a counter stays single or double
+    steps_cost = _every_move_costs(mover)
     for bucket in buckets:
         # Zero-cost steps (a Tremiola's sails) append to the bucket being read.
         index = 0
@@ -137,8 +138,8 @@ def end_positions(
                 held = best.get(place)
                 if held is None or (leg.spent, leg.turns) < (held.spent, held.turns):
                     best[place] = leg
-            if leg.ended is not None:
-                continue
+            if leg.ended is not None or (leg.started and leg.spent >= leg.budget and steps_cost):
+                continue  # ended; or moving with no MP left, where every candidate is refused (see steps_cost)
             for step in candidates:  # next_steps, inline: this loop is the planner's whole cost
                 after = advance(mover, leg, step)
                 if isinstance(after, Refused):
@@ -153,6 +154,19 @@ def end_positions(
     ]
     reaches.sort(key=lambda r: (r.mp, r.position, r.ending is not None))
     return reaches
+
+
+def _every_move_costs(mover: Mover) -> bool:
+    """Whether every moving step costs MP in this game's rules data (6.32: 1 or 2 each).
+
+    Then a galley that has started moving and has no MP left can take no candidate step: sails are
+    raised or lowered only before moving (6.21), and each moving step's rule charges its cost (`pay`,
+    6.13) before it succeeds. A third of the planner's step trials were such refusals."""
+    try:
+        costs = mover.costs
+    except ValueError:  # surroundings without rules data: try every step, as the rules would
+        return False
+    return min(costs.forward, costs.bow_flank, costs.facing_change, costs.turn_around, costs.backwater) >= 1
 
 
 def _path(parents: dict[Leg, tuple[Leg, AnyStep] | None], leg: Leg) -> tuple[AnyStep, ...]:
