@@ -13,7 +13,7 @@ the data decoded afresh: the cache never changes an answer, deleting it only
 costs time.
 
 Entries are pickles, so they are read only from a folder and files that the
-user alone can write (mode 700 / 600, owned by the user), the same trust
+user alone can write (mode 700 / 600, owned by the user: engine.usercache), the same trust
 jinja2's bytecode cache of the report templates (pbem.report) already needs
 there. Nothing here knows any ruleset.
 """
@@ -24,22 +24,19 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-_MAGIC = b"pbem-decoded-1\n"
+from engine import usercache
+
+_MAGIC = b"pbem-decoded-2\n"
 
 
-def folder() -> Path | None:
+def folder() -> str | None:
     """The cache folder, or None when there is none to be had (no home, PBEM_NO_DECODED_CACHE set)."""
     if os.environ.get("PBEM_NO_DECODED_CACHE"):
         return None
-    try:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    except RuntimeError:  # no home folder to be found
-        return None
-    return root / "pbem" / "decoded"
+    return usercache.folder("decoded")
 
 
 def code_fingerprint(modules: tuple[str, ...]) -> str:
@@ -71,59 +68,26 @@ def key_of(kind: str, data: bytes, modules: tuple[str, ...]) -> str:
     return hashlib.sha256(f"{kind}\n{hashlib.sha256(data).hexdigest()}\n{code_fingerprint(modules)}".encode()).hexdigest()
 
 
-def _private(path: Path, is_dir: bool) -> bool:
-    """Owned by this user and writable by nobody else (else a pickle from it could be anyone's code)."""
-    try:
-        stat = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    kind_ok = (stat.st_mode & 0o170000) == (0o040000 if is_dir else 0o100000)
-    return kind_ok and stat.st_uid == os.getuid() and not stat.st_mode & 0o022
-
-
 def load(key: str) -> Any | None:
     """The value stored under `key`, or None if there is none, or it is damaged, foreign or not private."""
     where = folder()
-    if where is None or not _private(where, True):
-        return None
-    path = where / key
-    if not _private(path, False):
-        return None
+    payload = usercache.load(where, key) if where is not None else None
+    head = _MAGIC + key.encode("ascii")
+    if payload is None or not payload.startswith(head):
+        return None  # none, damaged, shared, or another key's entry renamed into place
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = len(_MAGIC) + 32
-    if not data.startswith(_MAGIC) or len(data) < head + 64:
-        return None
-    checksum, payload = data[len(_MAGIC):head], data[head:]
-    if hashlib.sha256(payload).digest() != checksum or payload[:64] != key.encode("ascii"):
-        return None
-    try:
-        return pickle.loads(payload[64:])
+        return pickle.loads(payload[len(head):])
     except Exception:  # damaged in a way the checksum cannot see (a pickle of classes now gone): decode afresh
         return None
 
 
 def store(key: str, value: Any) -> None:
-    """Keep `value` under `key`, atomically; a failure (read-only home, full disk) only costs the next process time."""
+    """Keep `value` under `key`; a failure (read-only home, full disk, a value pickle refuses) only costs time."""
     where = folder()
     if where is None:
         return
-    temporary = None
     try:
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not _private(where, True):
-            return
-        payload = key.encode("ascii") + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        handle = tempfile.NamedTemporaryFile(dir=where, prefix=f".{key[:16]}.", suffix=".tmp", delete=False)
-        temporary = handle.name
-        with handle:
-            handle.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
-        os.replace(temporary, where / key)
-        temporary = None
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # only an optimisation: the value is decoded again next time
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+        payload = _MAGIC + key.encode("ascii") + pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return  # only an optimisation: the value is decoded again next time
+    usercache.store(where, key, payload)

@@ -10,15 +10,17 @@ commands or builds the list (pbem/cli*.py), the bytes of typer's own
 terminal's width (click wraps to it) and the environment typer reads for its
 formatting. Any other key finds nothing and typer prints the help afresh,
 then keeps it. The text is plain text, never code, read only from a folder
-and file the user alone can write, and only printed.
+and file the user alone can write, checksummed (engine.usercache), and only
+printed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import sys
+
+from engine import usercache
 
 _ASKS = ([], ["--help"])  # the command lines the list of commands answers
 
@@ -26,12 +28,6 @@ _ASKS = ([], ["--help"])  # the command lines the list of commands answers
 def asks_for_list(args: list[str]) -> bool:
     """`pbem` alone or `pbem --help`: the command line wants the list of commands."""
     return args in _ASKS
-
-
-def _folder() -> str | None:
-    # os.path, not pathlib: importing pathlib would cost this fast path a third of its time
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return None if root.startswith("~") else os.path.join(root, "pbem", "help")  # "~": no home to be found
 
 
 def _key() -> str | None:
@@ -59,56 +55,20 @@ def _key() -> str | None:
     return digest.hexdigest()
 
 
-def _private(path: str, is_dir: bool) -> bool:
-    try:
-        stat = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    kind_ok = (stat.st_mode & 0o170000) == (0o040000 if is_dir else 0o100000)
-    return kind_ok and stat.st_uid == os.getuid() and not stat.st_mode & 0o022
-
-
 def kept() -> str | None:
     """The help text kept for this code and terminal, or None."""
-    where, key = _folder(), _key()
-    if where is None or key is None or not _private(where, True) or not _private(os.path.join(where, key), False):
-        return None
+    where, key = usercache.folder("help"), _key()
+    payload = usercache.load(where, key) if where is not None and key is not None else None
+    if payload is None:
+        return None  # none, damaged, cut short or shared: typer prints it afresh
     try:
-        with open(os.path.join(where, key), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    text, _, checksum = data.rpartition(b"\n#")
-    if hashlib.sha256(text).hexdigest().encode() != checksum:
-        return None  # damaged or cut short: typer prints it afresh
-    try:
-        return text.decode("utf-8")
+        return payload.decode("utf-8")
     except UnicodeDecodeError:
         return None
 
 
 def keep(text: str) -> None:
-    """Keep the text typer printed, atomically; a failure only costs the next `pbem --help` its imports."""
-    where, key = _folder(), _key()
-    if where is None or key is None:
-        return
-    import tempfile
-
-    temporary = None
-    try:
-        os.makedirs(where, mode=0o700, exist_ok=True)
-        if not _private(where, True):
-            return
-        data = text.encode("utf-8")
-        handle = tempfile.NamedTemporaryFile(dir=where, prefix=f".{key[:16]}.", suffix=".tmp", delete=False)
-        temporary = handle.name
-        with handle:
-            handle.write(data + b"\n#" + hashlib.sha256(data).hexdigest().encode())
-        os.replace(temporary, os.path.join(where, key))
-        temporary = None
-    except OSError:
-        pass
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+    """Keep the text typer printed; a failure only costs the next `pbem --help` its imports."""
+    where, key = usercache.folder("help"), _key()
+    if where is not None and key is not None:
+        usercache.store(where, key, text.encode("utf-8"))

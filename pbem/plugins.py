@@ -5,8 +5,8 @@ tens of milliseconds before it can load a ruleset. What it finds depends only
 on the import path (`sys.path`), the names in each of its folders (a
 `*.dist-info` or `*.egg-info` folder per distribution) and each one's
 `entry_points.txt`. So the answer is kept in the user's cache folder
-($XDG_CACHE_HOME/pbem/plugins, else ~/.cache/pbem/plugins; owner-only, as
-engine/decoded.py's) with a snapshot of all that: the path, the names in
+($XDG_CACHE_HOME/pbem/plugins, else ~/.cache/pbem/plugins; owner-only and
+checksummed, engine.usercache) with a snapshot of all that: the path, the names in
 each folder, and the mark of each `entry_points.txt` (pbem.folder's: inode,
 size, times). A process takes the snapshot again (a listing per folder, a
 stat per distribution) and uses the kept answer only if it is the same, and
@@ -30,6 +30,7 @@ from importlib import import_module, machinery
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from engine import usercache
 from pbem import folder as folders
 
 _FORMAT = 1
@@ -53,16 +54,16 @@ def entry_points(group: str) -> list[EntryPoint]:
     """The group's entry points, in importlib.metadata's order, from the cache when it is valid."""
     at = time.time_ns()  # before the snapshot: a later write shows in it
     snapshot = _snapshot()
-    where = _cache_file(group)
-    if snapshot is not None and where is not None:
-        kept = _read(where)
+    name = _cache_file(group)
+    if snapshot is not None and name is not None:
+        kept = _read(name)
         if kept is not None and kept.get("snapshot") == snapshot and kept.get("group") == group:
             return [EntryPoint(name, value) for name, value in kept["entries"]]
     from importlib.metadata import entry_points as installed
 
     found = [EntryPoint(entry.name, entry.value) for entry in installed(group=group)]
-    if snapshot is not None and where is not None and _settled(snapshot, at):
-        _write(where, {"format": _FORMAT, "group": group, "snapshot": snapshot,
+    if snapshot is not None and name is not None and _settled(snapshot, at):
+        _write(name, {"format": _FORMAT, "group": group, "snapshot": snapshot,
                        "entries": [list(entry) for entry in found]})
     return found
 
@@ -98,38 +99,21 @@ def _settled(snapshot: list[Any], at: int) -> bool:
     return True
 
 
-def _cache_file(group: str) -> Path | None:
+def _cache_file(group: str) -> str | None:
+    """The entry's name (one per interpreter and path: several environments share the cache folder)."""
     if os.environ.get("PBEM_NO_PLUGIN_CACHE"):
         return None
+    return hashlib.sha256(json.dumps([group, sys.executable, sys.path]).encode()).hexdigest()[:32] + ".json"
+
+
+def _read(name: str) -> dict[str, Any] | None:
+    where = usercache.folder("plugins")
+    payload = usercache.load(where, name) if where is not None else None
+    if payload is None:
+        return None  # none, damaged or shared: anyone could choose what code is loaded
     try:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    except RuntimeError:  # no home folder to be found
-        return None
-    # one file per interpreter and path: several environments share the cache folder
-    name = hashlib.sha256(json.dumps([group, sys.executable, sys.path]).encode()).hexdigest()[:32]
-    return root / "pbem" / "plugins" / f"{name}.json"
-
-
-def _private(path: Path, is_dir: bool) -> bool:
-    """Owned by this user and writable by nobody else (else anyone could choose what code is loaded)."""
-    try:
-        stat = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return False
-    kind_ok = (stat.st_mode & 0o170000) == (0o040000 if is_dir else 0o100000)
-    return kind_ok and stat.st_uid == os.getuid() and not stat.st_mode & 0o022
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    if not _private(path.parent, True) or not _private(path, False):
-        return None
-    try:
-        data = path.read_bytes()
-        checksum, payload = data[:64], data[64:]
-        if hashlib.sha256(payload).hexdigest().encode() != checksum:
-            return None
         kept = json.loads(payload)
-    except (OSError, ValueError):
+    except ValueError:
         return None
     if not isinstance(kept, dict) or kept.get("format") != _FORMAT:
         return None
@@ -141,25 +125,8 @@ def _read(path: Path) -> dict[str, Any] | None:
     return kept
 
 
-def _write(path: Path, kept: dict[str, Any]) -> None:
-    """Keep the answer, atomically; a failure (read-only home, full disk) only costs the next process time."""
-    import tempfile
-
-    payload = json.dumps(kept).encode()
-    temporary = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not _private(path.parent, True):
-            return
-        handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.stem[:16]}.", suffix=".tmp",
-                                             delete=False)  # mode 600
-        temporary = handle.name
-        with handle:
-            handle.write(hashlib.sha256(payload).hexdigest().encode() + payload)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError:
-        pass
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+def _write(name: str, kept: dict[str, Any]) -> None:
+    """Keep the answer; a failure (read-only home, full disk) only costs the next process time."""
+    where = usercache.folder("plugins")
+    if where is not None:
+        usercache.store(where, name, json.dumps(kept).encode())

@@ -4,7 +4,6 @@ text that is damaged, foreign, for another terminal or not private is never prin
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 import typer.main
 
+from engine import usercache
 from pbem.cli import app
 
 
@@ -77,13 +77,15 @@ def test_a_kept_text_others_can_write_is_not_printed(tmp_path: Path) -> None:
     run(tmp_path, "--help")
     [kept] = kept_files(tmp_path)
     forged = b"Usage: pbem forged\n"
-    well_formed = forged + b"\n#" + hashlib.sha256(forged).hexdigest().encode()
 
-    kept.write_bytes(well_formed)
+    def well_formed() -> None:  # a forged entry, checksummed as pbem keeps its own
+        kept.unlink()
+        usercache.store(str(kept.parent), kept.name, forged)
+
+    well_formed()
     os.chmod(kept, 0o666)
     assert run(tmp_path, "--help").stdout == whole_app_help(80)
-    kept.write_bytes(well_formed)
-    os.chmod(kept, 0o600)
+    well_formed()
     assert run(tmp_path, "--help").stdout == forged.decode()  # the same entry, private: printed as kept
     os.chmod(kept.parent, 0o777)
     assert run(tmp_path, "--help").stdout == whole_app_help(80)
