@@ -26,6 +26,7 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from engine import usercache
 from engine.datafiles import templates_dir
 from pbem import identity as ids
 from pbem.dice import LABEL, LIMIT, RecordedRoll
@@ -41,16 +42,19 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
     jinja2 keys each by its template's name and source checksum, so an edited
     or reinstalled template is compiled afresh; a folder that cannot be made
-    (read-only home) only costs the compiling.
+    (read-only home) only costs the compiling. Compiled templates are code: the
+    folder is used only while this user alone can write it (engine.usercache).
     """
     import os
 
-    try:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem" / "templates"
-        root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
+    root = usercache.folder("templates")
+    if root is None:
         return None
-    return jinja2.FileSystemBytecodeCache(str(root))
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(root) if usercache.private(root, True) else None
 
 
 @lru_cache(maxsize=1)
