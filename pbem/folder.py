@@ -90,7 +90,7 @@ def read_game_files(paths: Sequence[Path | str], limit: int = MAX_FILE_BYTES) ->
         name = str(path)
         mark = mark_of(path)
         kept = _seen.get(name)
-        if mark is not None and kept is not None and kept[0] == mark and max(mark[3], mark[4]) < kept[1] - _RACY_NS:
+        if mark is not None and kept is not None and kept[0] == mark and settled(mark, kept[1]):
             raws.append(kept[2])
             continue
         read_at = time.time_ns()
@@ -112,10 +112,16 @@ class Seen(NamedTuple):
     at: int
 
     def settled(self) -> bool:
-        return max(self.mark[3], self.mark[4]) < self.at - _RACY_NS
+        return settled(self.mark, self.at)
 
     def vouches(self, mark: Mark | None) -> bool:
         return mark == self.mark and self.settled()
+
+
+def settled(mark: Mark, at: int) -> bool:
+    """Were the file's times older than a clock tick at `at` (time_ns)? Else a later write in the same
+    tick could leave the same mark (git's racily-clean rule)."""
+    return max(mark[3], mark[4]) < at - _RACY_NS
 
 
 def mark_of(path: Path | str) -> Mark | None:
@@ -140,7 +146,7 @@ def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None
     racy = _RACY_NS
     for path, seen in zip(paths, known):
         mark = mark_of(path)
-        # seen.vouches(mark), written out: this runs for every file of a long game
+        # seen.vouches(mark), settled() written out: this runs for every file of a long game
         if seen is not None and mark == seen[0] and max(mark[3], mark[4]) < seen[2] - racy:  # type: ignore[index]
             out.append((None, seen))
             continue

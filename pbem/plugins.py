@@ -94,7 +94,7 @@ def _settled(snapshot: list[Any], at: int) -> bool:
     """No entry_points.txt in the snapshot was written too close to `at` to tell a later write."""
     for item in snapshot[2:]:
         for _, mark in item[1] or ():
-            if mark is not None and max(mark[3], mark[4]) >= at - folders._RACY_NS:
+            if mark is not None and not folders.settled(tuple(mark), at):  # type: ignore[arg-type]
                 return False
     return True
 
