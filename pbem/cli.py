@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import chain, cli_report, cli_start, helptext, textsafe
+from pbem import chain, cli_report, cli_start, collector, helptext, textsafe
 from pbem.errors import PbemError, UsageError
 from pbem.lazy import lazy, loaded
 
@@ -442,7 +442,7 @@ def _click_exception() -> type[Exception]:
 
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
-    cli_start.settle_collector()
+    collector.settle()
     if helptext.asks_for_list(sys.argv[1:]):  # `pbem` alone too: the list, not a usage error
         text = cli_start.list_text(app, os.path.basename(sys.argv[0]))
         sys.stdout.write(text)

@@ -14,9 +14,7 @@ compares them).
 
 from __future__ import annotations
 
-import atexit
 import copy
-import gc
 import inspect
 from collections.abc import Sequence
 from typing import Any
@@ -52,26 +50,6 @@ def command_for(app: typer.Typer, args: Sequence[str]) -> Any:
         return typer.main.get_group(app)  # a group even of one command (get_command would make it the app)
     finally:
         app.registered_commands = infos
-
-
-# Young objects a cyclic collection waits for (Python's default: 700). A command makes a few hundred
-# thousand objects that live until it ends (its modules, the game's files, the state): by default each
-# is traversed by two or three collections that find next to nothing (a 2,000-file replay makes no
-# garbage cycles worth the name: its peak memory is the same with the collector off).
-_YOUNG = 100_000
-_settled = False
-
-
-def settle_collector() -> None:
-    """Collect cycles rarely, and not at exit: at Actium's size the collector's passes cost a `status`
-    ~40 ms and the interpreter's last full collection at exit ~40 ms more, over objects the end of the
-    process frees anyway. Still bounded: a long run (watch, demo, verify) collects every 100,000 objects."""
-    global _settled
-    if _settled:
-        return
-    _settled = True
-    gc.set_threshold(_YOUNG, 50, 100)
-    atexit.register(gc.freeze)  # frozen objects are out of the final collection's reach
 
 
 def list_text(app: typer.Typer, prog: str) -> str:
