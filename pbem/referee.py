@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pbem import chain, identity as ids, movefile, textsafe
+from pbem import chain, folder as folders, identity as ids, movefile, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
 from pbem.gamefiles import GameFiles
 from pbem.errors import (
@@ -576,8 +576,6 @@ def load(folder: Path, use_cache: bool = True) -> Game:
     same as a full replay, which is what `use_cache=False` does (pbem
     verify): it neither reads nor writes a cache.
     """
-    from pbem import folder as folders
-
     names = folders.game_file_names(folder)
     paths = names  # the text of each Path is as good a path to it
     if not use_cache:
@@ -600,8 +598,6 @@ def load(folder: Path, use_cache: bool = True) -> Game:
 
 def _still_loaded(key: Path, paths: list[str], names: list[str]) -> Game | None:
     """This process's game of the folder, if every file it holds is still there unchanged."""
-    from pbem import folder as folders
-
     cached = _loaded.get(key)
     if cached is None or len(cached.files) > len(paths) or cached.names != names[: len(cached.files)]:
         return None
@@ -632,7 +628,7 @@ _cache_on_disk: dict[Path, bytes] = {}
 
 def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game | None:
     """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
-    from pbem import folder as folders, statecache
+    from pbem import statecache
 
     entry = statecache.read(folder)
     if (entry is None or not 3 <= len(entry.files) <= len(paths) or entry.resolved != len(entry.files) - 2
