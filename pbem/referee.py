@@ -46,11 +46,20 @@ from pbem.identity import Identity
 from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
 from pbem.paused import Paused
 from pbem.signatures_ahead import SignaturesAhead
+from pbem.statehash import PrefixHasher
 from pbem.ruleset import Pending, Ruleset, find
 
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+_states = PrefixHasher()
+
+
+def state_hash(data: bytes) -> str:
+    """The hash a file signs of a state's bytes: sha256_hex, sharing the work of the last state's prefix."""
+    return _states.hexdigest(data)
 
 
 @contextlib.contextmanager
@@ -402,8 +411,8 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
     with ruleset_call(game.ruleset, what, f"encoding the state after file {seq - 1}"):
-        state_hash = sha256_hex(game.ruleset.state_bytes(resolution.state))
-    if state_hash != body.state:
+        replayed = state_hash(game.ruleset.state_bytes(resolution.state))
+    if replayed != body.state:
         raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
     game.resolutions[seq - 1] = resolution
     check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash)
@@ -654,7 +663,7 @@ def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game 
         if not isinstance(invite, Invite) or not isinstance(acceptance, Accept) or not isinstance(last, Move):
             return None
         # The state must be the one the last file signs for: no cache can slip in another.
-        if sha256_hex(entry.state) != last.state:
+        if state_hash(entry.state) != last.state:
             return None
         ruleset = find(invite.ruleset)
         if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
@@ -680,7 +689,7 @@ def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game 
             assert isinstance(following, Move)
             resolution = resolve(game, seq, bytes.fromhex(following.reveal), names[seq + 1])
             if (resolution.rolls != list(following.rolls)
-                    or sha256_hex(ruleset.state_bytes(resolution.state)) != following.state):
+                    or state_hash(ruleset.state_bytes(resolution.state)) != following.state):
                 return None
         except Exception:  # whatever went wrong, the replay gives the true answer or error
             return None
@@ -702,7 +711,7 @@ def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game 
 def _before_tip(data: bytes, resolved_body: Any, ruleset: Ruleset, rules_data: bytes,
                 resolved: int) -> tuple[int, Callable[[], Any]] | None:
     """The cache's state before the last resolved file, if it keeps one whose hash that file signs."""
-    if not data or resolved < 2 or not isinstance(resolved_body, Move) or sha256_hex(data) != resolved_body.state:
+    if not data or resolved < 2 or not isinstance(resolved_body, Move) or state_hash(data) != resolved_body.state:
         return None
     made: list[Any] = []
 
@@ -915,7 +924,7 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") ->
         time=now(),
         reveal=view.reveal.hex(),
         rolls=view.resolution.rolls,
-        state=sha256_hex(game.ruleset.state_bytes(view.resolution.state)),
+        state=state_hash(game.ruleset.state_bytes(view.resolution.state)),
         decisions=decisions,
         note=note,
     )
