@@ -211,8 +211,11 @@ def receive(
         cli_report.write_reports(folder, keys, key, out, game=None if replied else game)
 
 
-def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool) -> bool:
-    """Say where the game stands for this key; True if it wrote a file (auto_reply: an acknowledgement)."""
+def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool, shown: str | None = None) -> bool:
+    """Say where the game stands for this key; True if it wrote a file (auto_reply: an acknowledgement).
+
+    `shown`: the state line already printed (status prints the last resolved state's), not printed again
+    when resolving the opponent's latest file left the state as it was."""
     if game.finished():
         out(f"game over: {game.result()}")
         return False
@@ -229,7 +232,9 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     view = referee.outlook(game, me)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
-    out(game.ruleset.describe(view.resolution.state))
+    now = game.ruleset.describe(view.resolution.state)
+    if now != shown:
+        out(now)
     player = game.player(role)
     if view.pending.finished:
         outcome = f"game over: {view.pending.prompt}"
@@ -308,9 +313,11 @@ def status(
     if guest:
         out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
     _setup_report(game.setup, guest, "  ")
+    shown = None
     if game.resolved_state is not None:
-        out("  " + game.ruleset.describe(game.resolved_state))
-    _report_status(game, ids.key_folder(keys), key, auto_reply=False)
+        shown = game.ruleset.describe(game.resolved_state)
+        out("  " + shown)
+    _report_status(game, ids.key_folder(keys), key, auto_reply=False, shown=shown)
 
 
 @app.command()

@@ -94,6 +94,21 @@ def test_solo_one_person_plays_both_sides_in_one_folder(solo: tuple[Path, Path])
     assert run("verify", str(game)).startswith("ok: game")
 
 
+def test_status_says_the_state_once_when_the_latest_file_changed_nothing(solo: tuple[Path, Path]) -> None:
+    """Resolving the opponent's latest file (here his deployment's acknowledgement) left the state as the
+    last resolved one: status prints that state line once, then the decision."""
+    game, keys = solo
+    play_solo(game, keys, 1, random.Random(5))
+    for _ in range(4):
+        status = run("status", str(game), "--keys", str(keys))
+        lines = [line.strip() for line in status.splitlines()]
+        states = [line for line in lines if line.startswith("turn ")]
+        assert len(states) == len(set(states)), status
+        if "your decision" not in status:
+            break
+        play_solo(game, keys, 1, random.Random(6))
+
+
 def test_status_json_matches_the_documented_shape(solo: tuple[Path, Path]) -> None:
     game, keys = solo
     play_solo(game, keys, 4, random.Random(5))
