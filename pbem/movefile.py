@@ -159,7 +159,8 @@ _body_decoder = msgspec.json.Decoder(Body)
 
 
 def parse_known(raw: bytes) -> SignedFile:
-    """A file this installation parsed and checked before (the state cache vouches for its hash).
+    """A file this installation parsed and checked before (the state cache vouches for its hash, or the
+    child of pbem.checked_ahead parsed these very bytes).
 
     The same value `parse` gives, without re-checking what was checked: a
     fraction of the cost, for commands that must not pay per file of a long game.

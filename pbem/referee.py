@@ -45,7 +45,7 @@ from pbem.errors import (
 from pbem.identity import Identity
 from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
 from pbem.paused import Paused
-from pbem.signatures_ahead import SignaturesAhead
+from pbem.checked_ahead import CheckedAhead
 from pbem.statehash import PrefixHasher
 from pbem.ruleset import Pending, Ruleset, find
 
@@ -349,13 +349,15 @@ def replay(raws: list[bytes], names: list[str]) -> Game:
     _check_place(first, 0, None, names[0], None)
     setup = check_invite(first, names[0])
     game = Game(GameFiles([first]), [names[0]], setup)
-    ahead: SignaturesAhead | None = None
+    ahead: CheckedAhead | None = None
     try:
         for seq, (raw, name) in enumerate(zip(raws[1:], names[1:]), 1):
-            signed = movefile.parse(raw, name)
-            admit(game, signed, name, signature_checked=ahead is not None and ahead.verified(seq))
+            # a file the child parsed and found signed is read without the canonical checks it passed there
+            checked = ahead is not None and ahead.verified(seq)
+            signed = movefile.parse_known(raw) if checked else movefile.parse(raw, name)
+            admit(game, signed, name, signature_checked=checked)
             if seq == 1 and game.guest is not None:  # both keys known: the rest are checked on the side
-                ahead = SignaturesAhead(raws, 2, {"host": setup.host.key, "guest": game.guest.key})
+                ahead = CheckedAhead(raws, 2, {"host": setup.host.key, "guest": game.guest.key})
     finally:
         if ahead is not None:
             ahead.close()
@@ -377,7 +379,7 @@ def _check_place(signed: SignedFile, seq: int, previous: SignedFile | None, what
 def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False) -> None:
     """Check `signed` as the game's next file and add it, resolving the one before.
 
-    `signature_checked`: its signature was found good with its author's key already (pbem.signatures_ahead)."""
+    `signature_checked`: its signature was found good with its author's key already (pbem.checked_ahead)."""
     seq = game.next_seq
     if game.finished():
         raise GameOver(f"{what}: the game is over ({game.result()}); no file may follow")

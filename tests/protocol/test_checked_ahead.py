@@ -1,4 +1,4 @@
-"""pbem.signatures_ahead: signatures checked by a forked child change nothing a replay finds or says.
+"""pbem.checked_ahead: files parsed and signatures checked by a forked child change nothing a replay finds or says.
 
 Every game here is short, so the child is forced on (AHEAD_FROM = 1) and
 each outcome compared with the replay that checks every signature itself.
@@ -11,8 +11,10 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pbem import referee, signatures_ahead
+from pbem import canonical, movefile, referee, checked_ahead
 from pbem.errors import BadSignature, PbemError
 from pbem.movefile import author_of
 
@@ -21,12 +23,12 @@ from .conftest import Kit, Recorded
 
 @pytest.fixture
 def ahead_always(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 1)
+    monkeypatch.setattr(checked_ahead, "AHEAD_FROM", 1)
 
 
 @pytest.fixture
 def ahead_never(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 10**9)
+    monkeypatch.setattr(checked_ahead, "AHEAD_FROM", 10**9)
 
 
 def outcome(raws: list[bytes]) -> tuple[str, object]:
@@ -47,10 +49,10 @@ def no_child_left() -> bool:
 
 
 def both_ways(monkeypatch: pytest.MonkeyPatch, raws: list[bytes]) -> tuple[str, object]:
-    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 1)
+    monkeypatch.setattr(checked_ahead, "AHEAD_FROM", 1)
     ahead = outcome(raws)
     assert no_child_left()
-    monkeypatch.setattr(signatures_ahead, "AHEAD_FROM", 10**9)
+    monkeypatch.setattr(checked_ahead, "AHEAD_FROM", 10**9)
     alone = outcome(raws)
     assert ahead == alone
     return ahead
@@ -100,10 +102,47 @@ def test_the_childs_verdicts_are_the_signatures_truth(kit: Kit, recorded: Record
     game = referee.replay(recorded.raws[:2], ["file 0", "file 1"])
     assert game.guest is not None
     keys = {"host": game.setup.host.key, "guest": game.guest.key}
-    with signatures_ahead.SignaturesAhead(raws, 2, keys) as ahead:
+    with checked_ahead.CheckedAhead(raws, 2, keys) as ahead:
         verdicts = [ahead.verified(seq) for seq in range(2, len(raws))]
     assert no_child_left()
     assert verdicts == [seq not in forged for seq in range(2, len(raws))]
+
+
+def test_the_childs_verdicts_refuse_malformed_files(kit: Kit, recorded: Recorded, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose signature verifies over bytes that are not canonical, or not a well-formed body, is
+    not vouched for: the replay then parses it itself and names what is wrong."""
+    raws = list(recorded.raws)
+    spaced = raws[4].split(b"\n")[0].replace(b":", b": ", 1)  # whitespace: not the canonical encoding
+    raws[4] = kit.sign_bytes(spaced, recorded.host)
+    raws[7] = kit.sign_bytes(b'{"pbem":1}', recorded.guest)  # canonical, but no file body
+    raws[8] = b"two\nlines too many\n\n"
+    monkeypatch.setattr(checked_ahead, "AHEAD_FROM", 1)
+    game = referee.replay(recorded.raws[:2], ["file 0", "file 1"])
+    assert game.guest is not None
+    with checked_ahead.CheckedAhead(raws, 2, {"host": game.setup.host.key, "guest": game.guest.key}) as ahead:
+        verdicts = [ahead.verified(seq) for seq in range(2, len(raws))]
+    assert verdicts == [seq not in {4, 7, 8} for seq in range(2, len(raws))]
+    kind, message = both_ways(monkeypatch, raws)
+    assert kind == "MalformedFile" and "file 4:" in str(message) and "canonical" in str(message)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53 - 1), 2**53 - 1) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+), st.text(max_size=50))
+def test_parse_known_reads_what_parse_accepts_as_the_same_value(decision: object, note: str) -> None:
+    """The replay reads a file the child vouched for with parse_known: for any bytes parse accepts, the
+    same SignedFile (decisions and notes of any JSON and any text, escapes and all)."""
+    body = {"kind": "move", "pbem": 1, "game": "0" * 32, "seq": 2, "prev": "a" * 64, "author": "host", "time": 1,
+            "reveal": "b" * 64, "rolls": [], "state": "c" * 64, "decisions": [decision], "note": note}
+    raw = canonical.encode(body) + b"\n" + base64.b64encode(bytes(64)) + b"\n"
+    try:
+        strict = movefile.parse(raw, "file")
+    except PbemError:
+        return  # refused by parse (a depth past MAX_DEPTH, say): never vouched for, never read known
+    assert movefile.parse_known(raw) == strict
 
 
 def test_a_replay_that_stops_early_leaves_no_child(recorded: Recorded, ahead_always: None) -> None:
@@ -115,5 +154,5 @@ def test_a_replay_that_stops_early_leaves_no_child(recorded: Recorded, ahead_alw
 
 
 def test_short_games_do_not_fork(recorded: Recorded, ahead_never: None, tmp_path: Path) -> None:
-    ahead = signatures_ahead.SignaturesAhead(recorded.raws, 2, {"host": "", "guest": ""})
+    ahead = checked_ahead.CheckedAhead(recorded.raws, 2, {"host": "", "guest": ""})
     assert ahead._pid == 0 and not ahead.verified(2)  # nothing forked: every file is checked in line
