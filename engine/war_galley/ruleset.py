@@ -20,6 +20,7 @@ from engine.war_galley.battles.scenario_files import (
     builtin_commanders,
     builtin_manifest,
     builtin_scenarios,
+    game_scenario,
     parse_scenario,
 )
 from engine.war_galley.battles.scenario_layout import side_galleys
@@ -205,8 +206,7 @@ def _sides(scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
     if tournament.is_tournament(scenario_data):
         spec = tournament.load(scenario_data)
         return spec.sides[0].key, spec.sides[1].key
-    parsed = rulesdata.parse(rulesdata.load_rules_data(rules_data))
-    s = parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+    s = game_scenario(scenario_data, rules_data)
     return s.sides[0].key, s.sides[1].key
 
 

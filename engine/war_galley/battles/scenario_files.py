@@ -14,6 +14,7 @@ from engine.datafiles import scenarios_dir
 from engine.errors import RulesDataError
 from engine.war_galley.battles.scenario import Scenario, Side
 from engine.war_galley.battles.scenario_checks import check_scenario
+from engine.war_galley.map_and_galleys.rulesdata import load_rules_data, parse
 from engine.war_galley.map_and_galleys.manifest import (
     Commanders,
     CounterKey,
@@ -72,6 +73,19 @@ def parse_scenario(
     scenario = decode_toml(data, Scenario, source)
     check_scenario(scenario, source, manifest, commanders)
     return scenario
+
+
+@functools.lru_cache(maxsize=4)  # asked by the sides of the set-up files and again by the game's set-up
+def game_scenario(scenario_data: bytes, rules_data: bytes) -> Scenario:
+    """A game's scenario (the bytes its invitation pins), checked against the counters and commanders of
+    the game's rules data: kept between processes by both, as the built-in battles are (`_kept`)."""
+    def build() -> Scenario:
+        parsed = parse(load_rules_data(rules_data))
+        return parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+
+    # the length first: no two pairs of inputs give the same key bytes
+    return _kept("war-galley game scenario", len(scenario_data).to_bytes(8, "big") + scenario_data + rules_data,
+                 Scenario, build)
 
 
 def load_scenario(path: Path | str) -> Scenario:

@@ -116,7 +116,7 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
         return tournament.new_game(scenario_data, rules_data, options)
     rules = load_rules_data(rules_data)
     parsed = parse(rules)
-    scenario = scenario_files.parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
+    scenario = scenario_files.game_scenario(scenario_data, rules_data)
     chosen = _options(scenario, options)
     specials_ = _specials(scenario, chosen)
     map_ = scenario.map.joined()
