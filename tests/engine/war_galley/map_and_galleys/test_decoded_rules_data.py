@@ -149,6 +149,26 @@ def test_the_kept_builtin_battle_counters_and_commanders_equal_the_read_ones(cac
     fresh()
 
 
+def test_a_games_kept_scenario_is_the_one_parsed_and_a_bad_one_is_refused_every_time(cache: Path) -> None:
+    from engine.errors import RulesDataError
+    from engine.war_galley.battles import scenario_files as files
+
+    rules = rulesdata.default_rules_data()
+    data = (files.BATTLES_DIR / "actium.toml").read_bytes()
+    parsed = rulesdata.parse(rulesdata.load_rules_data(rules))
+    truth = files.parse_scenario(data, "scenario", parsed.manifest, parsed.commanders)
+    files.game_scenario.cache_clear()
+    assert files.game_scenario(data, rules) == truth  # parsed, and kept
+    files.game_scenario.cache_clear()
+    assert files.game_scenario(data, rules) == truth  # read back from the kept entry
+    bad = data.replace(b'name = "', b'name = 7 #"', 1)
+    for _ in range(2):
+        files.game_scenario.cache_clear()
+        with pytest.raises(RulesDataError):
+            files.game_scenario(bad, rules)
+    files.game_scenario.cache_clear()
+
+
 def test_the_map_grid_kept_between_processes_is_the_one_drawn(cache: Path) -> None:
     """A turn report's map grid (engine.war_galley.play.view_map) is kept too: loaded, it is the drawing
     itself; damaged, it is drawn again."""
