@@ -1,9 +1,9 @@
 """The SHA-256 of one state's bytes after another's, reusing the work their common start shares.
 
 Every file signs the hash of the state it resolves (docs/protocol.md), so a
-replay hashes every state: about 115 KB each in Actium, 0.12 s of a 2,000-file
-verify. A file changes a few galleys, and a state's bytes up to the first
-change are the state before's. SHA-256 reads its input as a stream: the hash
+replay hashes every state: about 115 KB each in the longest battle, 0.12 s
+of a 2,000-file verify. A file changes a little of the state, and a state's
+bytes up to the first change are the state before's. SHA-256 reads its input as a stream: the hash
 object after a prefix, copied and fed the rest, gives the digest of the whole.
 So the hash object is kept at each block boundary of the last bytes hashed,
 and the next bytes resume from the last block both begin with. The digest is
@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-# Measured on a 2,000-file Actium replay: 4 KB blocks 0.063 s, 16 KB 0.056 s, 32 KB 0.064 s, against
+# Measured on a 2,000-file replay of the longest battle: 4 KB blocks 0.063 s, 16 KB 0.056 s, 32 KB 0.064 s, against
 # 0.116 s hashing each state whole. Smaller blocks keep more of the prefix but pay a copy of the
 # hash object, and an update call, per block.
 BLOCK = 16384
