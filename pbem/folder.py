@@ -163,8 +163,11 @@ def _read_one(path: Path | str, limit: int) -> bytes:
         return read(path, limit)  # the error, as `read` words it
     data = b""
     try:
+        # Each read asks for the size the file has now, plus one byte, not limit + 1 bytes: os.read
+        # allocates what it is asked for, and a 1 MiB buffer per file cost more than the reading.
+        want = os.fstat(fd).st_size + 1
         while len(data) <= limit:  # reading at most limit + 1 bytes, as `read` does
-            chunk = os.read(fd, limit + 1 - len(data))
+            chunk = os.read(fd, min(limit + 1 - len(data), max(want - len(data), 1 << 16)))
             if not chunk:
                 break
             data += chunk
