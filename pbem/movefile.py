@@ -175,9 +175,9 @@ def _check_fields(body: Body, what: str) -> None:
         raise MalformedFile(f"{what}: time {body.time} is not a date between 1970 and 9999")
     if not GAME_ID.match(body.game):
         raise MalformedFile(f"{what}: game id {body.game!r} is not 32 lowercase hex digits")
-    expected_kind = {0: "invite", 1: "accept"}.get(body.seq, "move")
-    if body.seq < 0 or _kind(body) != expected_kind:
-        raise MalformedFile(f"{what}: file {body.seq} cannot be of kind {_kind(body)!r}")
+    kind = _KINDS[type(body)]
+    if body.seq < 0 or kind != _KIND_AT.get(body.seq, "move"):
+        raise MalformedFile(f"{what}: file {body.seq} cannot be of kind {kind!r}")
     if body.seq == 0:
         if body.prev != "":
             raise MalformedFile(f"{what}: the invitation has no previous file")
@@ -190,10 +190,11 @@ def _check_fields(body: Body, what: str) -> None:
                 raise MalformedFile(f"{what}: {name} is not a hex SHA-256")
     elif isinstance(body, Accept):
         _check_player(body.guest, what)
-    else:
-        for name in ("reveal", "state"):
-            if not HEX64.match(getattr(body, name)):
-                raise MalformedFile(f"{what}: {name} is not 64 hex digits")
+    else:  # reveal and state written out, not a loop over their names: this runs for every file
+        if not HEX64.match(body.reveal):
+            raise MalformedFile(f"{what}: reveal is not 64 hex digits")
+        if not HEX64.match(body.state):
+            raise MalformedFile(f"{what}: state is not 64 hex digits")
         if len(body.note) > MAX_NOTE_CHARS:
             raise MalformedFile(f"{what}: note longer than {MAX_NOTE_CHARS} characters")
         if len(body.decisions) > MAX_DECISIONS:
@@ -227,8 +228,8 @@ def _fingerprint(key: str) -> str:
         return "unreadable"
 
 
-def _kind(body: Body) -> str:
-    return {Invite: "invite", Accept: "accept", Move: "move"}[type(body)]
+_KINDS: dict[type, str] = {Invite: "invite", Accept: "accept", Move: "move"}
+_KIND_AT = {0: "invite", 1: "accept"}  # and "move" for every later file
 
 
 def author_of(seq: int) -> Author:
