@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from typing import Any, Literal, Union
@@ -89,7 +90,7 @@ class Move(_Header, frozen=True, tag="move"):
 Body = Union[Invite, Accept, Move]
 
 
-class SignedFile(msgspec.Struct, frozen=True):
+class SignedFile(msgspec.Struct, frozen=True, dict=True):
     """A parsed file: its body, the exact bytes, and the signature."""
 
     body: Body
@@ -97,11 +98,13 @@ class SignedFile(msgspec.Struct, frozen=True):
     body_bytes: bytes
     signature: bytes
 
-    @property
+    # Worked out once (dict=True gives the struct the __dict__ cached_property needs): a replay asks each
+    # file's hash four times (the next file's link, the dice, the check's key, the state cache).
+    @functools.cached_property
     def hash(self) -> bytes:
         return file_hash(self.raw)
 
-    @property
+    @functools.cached_property
     def hash_hex(self) -> str:
         return self.hash.hex()
 
