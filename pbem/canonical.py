@@ -118,13 +118,20 @@ def _check_value(value: Any, depth: int) -> None:
 
 
 def _check_depth(text: str, what: str) -> None:
-    """Refuse deep nesting before the parser recurses into it."""
+    """Refuse deep nesting before the parser recurses into it (docs/protocol.md: no value deeper than
+    MAX_DEPTH, the body at depth 0). A container opened at depth MAX_DEPTH (the MAX_DEPTH + 1'th bracket)
+    must be empty, as `encode` has it: whatever it held would stand deeper."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
     depth = 0
     in_string = False
     escaped = False
+    innermost = False  # just opened a container at depth MAX_DEPTH: the next character must close it
     for char in text:
+        if innermost:
+            if char not in "]}":
+                raise MalformedFile(f"{what}: nested deeper than {MAX_DEPTH}")
+            innermost = False
         if in_string:
             if escaped:
                 escaped = False
@@ -138,5 +145,6 @@ def _check_depth(text: str, what: str) -> None:
             depth += 1
             if depth > MAX_DEPTH + 1:
                 raise MalformedFile(f"{what}: nested deeper than {MAX_DEPTH}")
+            innermost = depth == MAX_DEPTH + 1
         elif char in "]}":
             depth -= 1

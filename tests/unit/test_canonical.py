@@ -49,3 +49,30 @@ def test_rejects_anything_but_the_canonical_form(data: bytes, reason: str) -> No
 def test_error_names_the_file() -> None:
     with pytest.raises(MalformedFile, match="^games/000007.pbem: "):
         canonical.decode(b"{}x", "games/000007.pbem")
+
+
+@pytest.mark.parametrize("levels", [31, 32, 33, 34])
+@pytest.mark.parametrize("inner", [b"", b"1", b'"[a]"', b"{}", b"[]", b'{"k":1}', b"null,2"])
+@pytest.mark.parametrize("open_, close", [(b"[", b"]"), (b'{"k":', b"}")])
+def test_nesting_decode_refuses_exactly_what_encode_refuses(levels: int, inner: bytes, open_: bytes, close: bytes) -> None:
+    """docs/protocol.md: no value deeper than 32 (the body at depth 0). 32 arrays around a scalar are
+    allowed and 33 are not; an empty container may stand at depth 32. Decode once let a scalar stand at
+    depth 33, which encode refuses: a body pbem could read but never write."""
+    if open_ != b"[" and inner in (b"", b"null,2"):
+        return  # not JSON as an object's value
+    data = open_ * levels + inner + close * levels
+    try:
+        value = canonical.decode(data, "x")
+    except MalformedFile as exc:
+        decoded = str(exc)
+    else:
+        decoded = "ok"
+    try:
+        canonical.encode(value if decoded == "ok" else canonical.json.loads(data))
+    except (MalformedFile, ValueError) as exc:
+        encoded = str(exc)
+    else:
+        encoded = "ok"
+    assert (decoded == "ok") == (encoded == "ok"), (decoded, encoded)
+    if decoded != "ok":
+        assert "nested deeper than 32" in decoded
