@@ -207,7 +207,7 @@ def _at(galley: Galley, leg: Leg) -> Galley:
 # One plan is checked and run against the same other galleys several times over (the referee's check,
 # the segment's own check, the run and its every step): the mover and its surroundings are kept while
 # the galleys around it are the same (a few: a Ram's Missed continuation checks without its target).
-_movers: Kept[Mover] = Kept()
+_movers: Kept[Mover] = Kept(8)
 
 
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
@@ -310,7 +310,7 @@ def check_combat_plan(
         _legal.keep(key, field, True)
 
 
-_legal: Kept[bool] = Kept()
+_legal: Kept[bool] = Kept(8)
 
 
 def _check_combat_plan(board: Board, galleys: Mapping[GalleyId, Galley], plan: Plan, charts: Charts,

@@ -183,6 +183,10 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
     field = {g.id: g for g in state.galleys}
     charts, devices = state.charts, state.devices
     tried, fired = set(state.grapple_tried), set(state.fired)
+    # The record the segment starts from (engine.war_galley.turn.activation): the plans are judged on what
+    # their run will be given, so that the run finds them judged (combat_steps keeps the answers). The
+    # phase's Reaction Fire, all it clears, is no part of a plan's or a volley's legality.
+    record = state.record.next_squadron_phase()
     for gid in orders.sequence:
         galley = field[gid]
         if state.controller(galley) != decision.side:
@@ -205,8 +209,8 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
                 if plan.mp > allowed:
                     raise IllegalOrder("5.42", f"Orders Confusion: {gid} may use at most {allowed} MP")
             check_jettisons(galley, plan)
-            check_combat_plan(state.board, field, plan, charts, state.combat_options(), state.record)
-            positions = predicted_positions(state, field, plan, state.record)
+            check_combat_plan(state.board, field, plan, charts, state.combat_options(), record)
+            positions = predicted_positions(state, field, plan, record)
             if restricted:
                 _check_restricted(state, field, galley, positions)
         if gid in orders.firepots:
