@@ -132,7 +132,8 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
     @kept_property
     def near(self) -> frozenset[Hex]:
         """Every neighbour of any of the galley's hexes (for a double counter: its own two as well)."""
-        return frozenset(n for h in self.hexes for n in neighbours(h))
+        hexes = self.hexes
+        return frozenset(neighbours(hexes[0]) + neighbours(hexes[1]) if len(hexes) == 2 else neighbours(hexes[0]))
 
     def adjacent(self) -> frozenset[Hex]:
         """The hexes adjacent to any hex of the galley, its own excluded."""

@@ -21,8 +21,6 @@ enemy, unless it starts adjacent to one: then it acts as if in command.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from msgspec.structs import replace
 
 from engine.dice import Dice
@@ -75,8 +73,8 @@ class CrewChecked(Event, frozen=True, kw_only=True):
 @by_identity(8)
 def squadrons_left(state: GameState, side: str, individual: bool) -> tuple[Squadron, ...]:
     """The side's squadrons of the kind not yet activated this turn (asked again and again of one state)."""
-    return tuple(s for s in state.squadrons
-                 if s.side == side and s.individual == individual and s.key not in state.activated)
+    return tuple([s for s in state.squadrons
+                  if s.side == side and s.individual == individual and s.key not in state.activated])
 
 
 def _admiral_squadron(state: GameState, admiral: CommanderState) -> Squadron | None:
@@ -253,14 +251,11 @@ def _as_left(state: GameState, done: dict[GalleyId, Galley], before: dict[Galley
     starts from the very galleys the check judged, whose answers are kept by identity (the combat
     steps' checks and movers, the occupancy index) instead of being worked out again.
     """
-    galleys = tuple(map(done.__getitem__, map(_ID, state.galleys)))
+    galleys = tuple([done[g.id] for g in state.galleys])
     stale = {gid for gid in members if done[gid].moved is not None and done[gid].moved is before[gid].moved}
     if not stale:
         return galleys
-    return tuple(replace(g, moved=None) if g.id in stale else g for g in galleys)
-
-
-_ID = attrgetter("id")
+    return tuple([replace(g, moved=None) if g.id in stale else g for g in galleys])
 
 
 def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
@@ -287,8 +282,8 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked:
     new, more = settle(new, done.events, before, dice)
     events += more
     # 6.43 reading: markers placed by Avoidance (6.52) or an Anastrophe (7.36) count from the next turn too.
-    fresh = tuple(g.id for g in new.galleys if g.fatigue and g.fatigue > (before[g.id].fatigue if g.id in before else 0)
-                  and g.id not in new.fresh_fatigue)
+    fresh = tuple([g.id for g in new.galleys if g.fatigue and g.fatigue > (before[g.id].fatigue if g.id in before else 0)
+                   and g.id not in new.fresh_fatigue])
     new = replace(new, fresh_fatigue=(*new.fresh_fatigue, *fresh))
     # 6.42: galleys that began at Maximum, plans first; 9.1: a galley that left the map is not checked.
     order = [p.galley for p in decision.plans] + [g for g in at_max if g not in [p.galley for p in decision.plans]]

@@ -81,7 +81,7 @@ def _reach(state: GameState, ship_id: GalleyId, limit: int) -> tuple[frozenset[H
 def _distance_in(start: frozenset[Hex], reached: dict[Hex, int], other: Galley) -> int | None:
     assert other.position is not None
     hexes = other.position.hexes
-    if any(h in start for h in hexes):
+    if not start.isdisjoint(hexes):
         return 0
     found = [reached[h] for h in hexes if h in reached]
     return min(found) if found else None
