@@ -73,8 +73,13 @@ class CrewChecked(Event, frozen=True, kw_only=True):
 @by_identity(8)
 def squadrons_left(state: GameState, side: str, individual: bool) -> tuple[Squadron, ...]:
     """The side's squadrons of the kind not yet activated this turn (asked again and again of one state)."""
-    return tuple([s for s in state.squadrons
-                  if s.side == side and s.individual == individual and s.key not in state.activated])
+    activated = state.activated
+    return tuple([s for s in _of_kind(state.squadrons, side, individual) if s.key not in activated])
+
+
+@by_identity(8)  # the squadrons stand all turn (phase B forms them), one state after another
+def _of_kind(squadrons: tuple[Squadron, ...], side: str, individual: bool) -> tuple[Squadron, ...]:
+    return tuple([s for s in squadrons if s.side == side and s.individual == individual])
 
 
 def _admiral_squadron(state: GameState, admiral: CommanderState) -> Squadron | None:
