@@ -37,6 +37,7 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.combat_record import CombatRecord
 from engine.war_galley.galley_combat.combat_steps import check_combat_plan
@@ -79,7 +80,8 @@ class OrderLapsed(Event, frozen=True, kw_only=True):
 
 
 class Orders(NamedTuple):
-    """An activation's orders by galley, checked for duplicates and membership."""
+    """An activation's orders by galley, checked for duplicates and membership (kept for the decision and
+    shared: read, never changed)."""
 
     plans: dict[GalleyId, Plan]
     fire: dict[GalleyId, Missiles]
@@ -96,6 +98,11 @@ def _unique(ids: list[GalleyId], rule: str, what: str) -> None:
 
 def orders_of(decision: Activate, members: Collection[GalleyId]) -> Orders:
     """The decision's orders by galley; IllegalOrder for a galley named twice or outside the squadron."""
+    return _orders_of(decision, tuple(members))
+
+
+@by_identity(4)  # worked out by the check and again by the resolution, of the same decision
+def _orders_of(decision: Activate, members: tuple[GalleyId, ...]) -> Orders:
     kinds = (
         ([p.galley for p in decision.plans], "6.13", "movement plan"),
         (list(decision.disengage), "8.32", "grapple disengage"),
