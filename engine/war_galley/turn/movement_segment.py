@@ -190,9 +190,8 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
     field = {g.id: g for g in state.galleys}
     charts, devices = state.charts, state.devices
     tried, fired = set(state.grapple_tried), set(state.fired)
-    # The record the segment starts from (engine.war_galley.turn.activation): the plans are judged on what
-    # their run will be given, so that the run finds them judged (combat_steps keeps the answers). The
-    # phase's Reaction Fire, all it clears, is no part of a plan's or a volley's legality.
+    # The record the segment starts from (turn.activation), so that its run finds the plans judged (combat_steps
+    # keeps the answers); the phase's Reaction Fire, all it clears, is no part of a plan's or a volley's legality.
     record = state.record.next_squadron_phase()
     for gid in orders.sequence:
         galley = field[gid]
