@@ -108,8 +108,11 @@ def in_range(state: GameState, commander: CommanderState) -> tuple[GalleyId, ...
         return ()
     found = [ship.id]
     start, reached = _reach(state, ship.id, commander.range)  # one search for all his galleys
+    within = reached.keys()
     for g in state.galleys_of(state.controller(ship)):
-        if g.id != ship.id and _distance_in(start, reached, g) is not None:
+        # Within range: `_distance_in` is not None, a hex of it reached or the ship's own (asked in C).
+        hexes = g.position.hexes  # type: ignore[union-attr]
+        if g.id != ship.id and not (start.isdisjoint(hexes) and within.isdisjoint(hexes)):
             found.append(g.id)
     return tuple(found)
 
