@@ -40,7 +40,7 @@ from engine.events import Event
 from engine.memo import by_identity
 from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.combat_record import CombatRecord
-from engine.war_galley.galley_combat.combat_steps import check_combat_plan
+from engine.war_galley.galley_combat.combat_steps import check_combat_plan, plan_positions
 from engine.war_galley.galley_combat.execute_plan import execute_plan
 from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retracted
 from engine.war_galley.galley_combat.reactions import (
@@ -215,8 +215,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
                 if plan.mp > allowed:
                     raise IllegalOrder("5.42", f"Orders Confusion: {gid} may use at most {allowed} MP")
             check_jettisons(galley, plan)
-            check_combat_plan(state.board, field, plan, charts, state.combat_options(), record)
-            positions = predicted_positions(state, field, plan, record)
+            positions = list(plan_positions(state.board, field, plan, charts, state.combat_options(), record))
             if restricted:
                 _check_restricted(state, field, galley, positions)
         if gid in orders.firepots:
