@@ -54,7 +54,8 @@ def at_anchor(state: GameState, params: Params, before: Galley, plan: Any) -> No
 def raise_anchor(state: GameState, params: Params, keys: tuple[str, ...], before: GameState,
                  events: list[Event]) -> tuple[GameState, list[Event]]:
     members = [g for k in keys for g in before.squadron(k).galleys]
-    waiting = [g for g in members if g in anchored(state, params)]
+    at_anchor = set(anchored(state, params))  # once, not once a member
+    waiting = [g for g in members if g in at_anchor]
     if not waiting:
         return state, []
     state = mark(state, "weighed", waiting)
