@@ -18,7 +18,8 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import compress, count
+from operator import attrgetter, is_not
 from typing import Any
 
 from msgspec.structs import replace
@@ -53,7 +54,8 @@ def at_anchor(state: GameState, params: Params, before: Galley, plan: Any) -> No
 def raise_anchor(state: GameState, params: Params, keys: tuple[str, ...], before: GameState,
                  events: list[Event]) -> tuple[GameState, list[Event]]:
     members = [g for k in keys for g in before.squadron(k).galleys]
-    waiting = [g for g in members if g in anchored(state, params)]
+    at_anchor = set(anchored(state, params))  # once, not once a member
+    waiting = [g for g in members if g in at_anchor]
     if not waiting:
         return state, []
     state = mark(state, "weighed", waiting)
@@ -95,13 +97,30 @@ def _group_set(groups: tuple[tuple[GalleyId, str], ...], group: str) -> frozense
 _capture = attrgetter("capture")
 
 
-@by_identity(4)
 def _captured(galleys: tuple[Galley, ...]) -> frozenset[GalleyId]:
-    """The captured galleys, each id as `GameState.galley` finds it (the first of a repeated id)."""
-    if Capture.CAPTURED not in map(_capture, galleys):  # in C: most of a battle, nobody is captured
-        return frozenset()
-    first = {g.id: g for g in reversed(galleys)}
-    return frozenset(gid for gid, g in first.items() if g.capture is Capture.CAPTURED)
+    """The captured galleys, each id as `GameState.galley` finds it (the first of a repeated id).
+
+    Asked of nearly every state, whose galleys mostly differ from the last asked about in a slot or
+    two: the answer stands while every slot that differs holds the same id, captured neither before
+    nor now (the slots are found in C). Held with the galleys it answers for, by identity.
+    """
+    last = _last_captured[0] if _last_captured else None
+    if last is not None and len(last[0]) == len(galleys):
+        old = last[0]
+        if all(old[i].id == galleys[i].id and old[i].capture is not _CAPTURED and galleys[i].capture is not _CAPTURED
+               for i in compress(count(), map(is_not, old, galleys))):
+            _last_captured[:] = [(galleys, last[1])]
+            return last[1]
+    found = frozenset()
+    if _CAPTURED in map(_capture, galleys):  # in C: most of a battle, nobody is captured
+        first = {g.id: g for g in reversed(galleys)}
+        found = frozenset([gid for gid, g in first.items() if g.capture is _CAPTURED])
+    _last_captured[:] = [(galleys, found)]
+    return found
+
+
+_CAPTURED = Capture.CAPTURED
+_last_captured: list[tuple[tuple[Galley, ...], frozenset[GalleyId]]] = []
 
 
 def _edge(params: Params) -> str:

@@ -50,7 +50,7 @@ class CombatRecord(msgspec.Struct, frozen=True, kw_only=True):
     def next_squadron_phase(self) -> CombatRecord:
         """8.42: the record as a new Squadron Phase begins (5.41 "one Squadron Phase at a time"; 5.42 "two
         Command Squadrons in one phase"): every galley has its Reaction Fire again."""
-        return msgspec.structs.replace(self, reaction_fired=frozenset())
+        return msgspec.structs.replace(self, reaction_fired=frozenset()) if self.reaction_fired else self
 
     def with_ram(self, galley: GalleyId) -> CombatRecord:
         return msgspec.structs.replace(self, ram_attempts=self.ram_attempts | {galley})

@@ -51,6 +51,7 @@ from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.leg import pay
 from engine.war_galley.movement.moving import (
+    Ending,
     Leg,
     Mover,
     Refused,
@@ -207,7 +208,7 @@ def _at(galley: Galley, leg: Leg) -> Galley:
 # One plan is checked and run against the same other galleys several times over (the referee's check,
 # the segment's own check, the run and its every step): the mover and its surroundings are kept while
 # the galleys around it are the same (a few: a Ram's Missed continuation checks without its target).
-_movers: Kept[Mover] = Kept()
+_movers: Kept[Mover] = Kept(8)
 
 
 def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
@@ -228,8 +229,11 @@ def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:
 
 
 def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
-          last_move: Step | None, before: Position | None, passing: bool) -> None:
-    """Check steps from index `first` as if no one reacted; a Ram also checks its Missed continuation."""
+          last_move: Step | None, before: Position | None, passing: bool,
+          track: list[Position | None] | None = None) -> None:
+    """Check steps from index `first` as if no one reacted; a Ram also checks its Missed continuation.
+    `track`: the walk from the start appends where each step leaves the galley, as far as
+    engine.war_galley.turn.movement_segment.predicted_positions goes (to a Ram, or the end of its movement)."""
     steps = ctx.plan.steps
     mover = _mover(ctx, field)  # the field does not change along this walk
     for index in range(first, len(steps)):
@@ -273,6 +277,11 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
             if refusal is not None:
                 raise _fail(number, step, refusal)
             before = None  # one Rake a pass (7.23)
+            if track is not None:  # the Rake's own step rule moves nothing, and refuses under sail
+                if leg.sails_up:
+                    track = None
+                else:
+                    track.append(leg.position)
             continue
         if isinstance(step, PassThrough):
             if passing:
@@ -284,6 +293,9 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
         after = advance(mover, leg, step)
         if isinstance(after, Refused):
             raise _fail(number, step, after)
+        if track is not None:
+            track.append(None if after.ended is Ending.EXITED else after.position)
+            track = track if after.ended is None else None
         before, last_move, leg = leg.position, step, after
         passing = (passing or isinstance(step, PassThrough)) and not clear_of_ships(field, _at(ctx.start, leg))
     done = finish(mover, leg)
@@ -302,19 +314,34 @@ def check_combat_plan(
     record: CombatRecord = CombatRecord(),
 ) -> None:
     """IllegalOrder if `plan` is illegal as things stand (no reactions assumed); needs no dice."""
+    plan_positions(board, galleys, plan, charts, options, record)
+
+
+def plan_positions(
+    board: Board,
+    galleys: Mapping[GalleyId, Galley],
+    plan: Plan,
+    charts: Charts,
+    options: CombatOptions = CombatOptions(),
+    record: CombatRecord = CombatRecord(),
+) -> tuple[Position | None, ...]:
+    """`check_combat_plan`, and where the legal plan leaves the galley after each step if no one reacts
+    (start first; a Ram ends it; None once it has left the map): what
+    engine.war_galley.turn.movement_segment.predicted_positions works out, from the check's own walk."""
     # The turn code checks a plan when it is given and again when it is run, and the run checks it once
     # more: a plan found legal is known legal while the galleys are the same.
     key, field = (board, plan, charts, options, record), tuple(galleys.values())
-    if _legal.find(key, field) is None:
-        _check_combat_plan(board, galleys, plan, charts, options, record)
-        _legal.keep(key, field, True)
+    found = _legal.find(key, field)
+    if found is None:
+        found = _legal.keep(key, field, _check_combat_plan(board, galleys, plan, charts, options, record))
+    return found
 
 
-_legal: Kept[bool] = Kept()
+_legal: Kept[tuple[Position | None, ...]] = Kept(8)
 
 
 def _check_combat_plan(board: Board, galleys: Mapping[GalleyId, Galley], plan: Plan, charts: Charts,
-                       options: CombatOptions, record: CombatRecord) -> None:
+                       options: CombatOptions, record: CombatRecord) -> tuple[Position | None, ...]:
     galley = galleys.get(plan.galley)
     if galley is None:
         raise IllegalOrder("6.13", f"no galley {plan.galley} in this battle")
@@ -329,8 +356,10 @@ def _check_combat_plan(board: Board, galleys: Mapping[GalleyId, Galley], plan: P
                                    announced=plan.mp, options=options)
         if isinstance(found, Refused):
             raise _fail(1, step, found)
-        return
+        return (galley.position, found.placement)
     leg = begin(mover, plan.mp)
     if isinstance(leg, Refused):
         raise leg.error()
-    _walk(ctx, dict(galleys), leg, 0, None, None, False)
+    track: list[Position | None] = [leg.position]
+    _walk(ctx, dict(galleys), leg, 0, None, None, False, track)
+    return tuple(track)

@@ -61,6 +61,8 @@ class Touch(NamedTuple):
 
 def touches(mine: Position, theirs: Position) -> list[Touch]:
     """Every hexside the two counters share."""
+    if mine.near.isdisjoint(theirs.hexes):  # in C: no hex of theirs is next to one of mine
+        return []
     found = []
     for h in mine.hexes:
         for d in DIRECTIONS:

@@ -90,9 +90,13 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
         return (self.bow, self.stern) if self.double else (self.bow,)
 
     def around(self, where: Around, side: Side | None = None) -> Hex:
-        """One hex around the galley (geometry.md); `side` for the flank kinds."""
+        """One hex around the galley (geometry.md); `side` for the flank kinds. Each is worked out when
+        first asked: most askers want one or two of a position's eight (a Line Astern its stern's)."""
         found = self._around.get((where, side))
-        return found if found is not None else self._work_out(where, side)
+        if found is None:
+            found = self._work_out(where, side)  # raises for a kind the counter has not
+            self._around[(where, side)] = found
+        return found
 
     def _work_out(self, where: Around, side: Side | None) -> Hex:
         d = self.facing
@@ -113,7 +117,7 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
 
     @kept_property
     def _around(self) -> dict[tuple[Around, Side | None], Hex]:
-        return {(where, side): h for where, side, h in self.surrounding()}
+        return {}  # filled by `around` (a race can only work one hex out twice)
 
     def surrounding(self) -> tuple[tuple[Around, Side | None, Hex], ...]:
         """Every hex around the galley with what it is to the galley (4.2)."""
@@ -132,7 +136,8 @@ class Position(msgspec.Struct, frozen=True, order=True, dict=True):
     @kept_property
     def near(self) -> frozenset[Hex]:
         """Every neighbour of any of the galley's hexes (for a double counter: its own two as well)."""
-        return frozenset(n for h in self.hexes for n in neighbours(h))
+        hexes = self.hexes
+        return frozenset(neighbours(hexes[0]) + neighbours(hexes[1]) if len(hexes) == 2 else neighbours(hexes[0]))
 
     def adjacent(self) -> frozenset[Hex]:
         """The hexes adjacent to any hex of the galley, its own excluded."""

@@ -12,6 +12,7 @@ from engine.adapter import Pending
 from engine.dice import Dice
 from engine.errors import IllegalOrder, WrongPlayer
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.battles import deployment
 from engine.war_galley.galley_combat.reactions import orders_refusal
 from engine.war_galley.play import order_errors, shortcuts
@@ -45,6 +46,7 @@ class ReactionsSet(Event, frozen=True, kw_only=True):
     side: str
 
 
+@by_identity(4)  # asked of one state by the referee's check of a file and again when it resolves the next
 def pending(state: GameState) -> Pending:
     if state.result is not None:
         return Pending(None, "over", state.result.text, finished=True)

@@ -29,9 +29,8 @@ def galleys_named(value: Any) -> tuple[GalleyId, ...]:
 
 def check_names(state: GameState, decision: AnyDecision) -> None:
     """IllegalOrder naming the first galley or commander the decision names that is not where it says."""
-    known = {g.id for g in state.galleys}
     for gid in galleys_named(decision):
-        if gid not in known:
+        if not state.has_galley(gid):
             raise IllegalOrder("4.1", f"{gid} is not a galley of this battle")
     if isinstance(decision, Reactions):
         for override in decision.orders.overrides:
@@ -39,7 +38,6 @@ def check_names(state: GameState, decision: AnyDecision) -> None:
             if state.controller(galley) != decision.side:
                 raise IllegalOrder("6.5", f"{override.galley} is the enemy's galley: standing "
                                           "reactions are ordered for your own galleys only")
-    names = {c.name for c in state.commanders_of(decision.side)}
     mentioned: list[str] = []
     if isinstance(decision, Squadrons):
         mentioned = [*decision.line_astern, *(name for _, name in decision.assign)]
@@ -48,6 +46,7 @@ def check_names(state: GameState, decision: AnyDecision) -> None:
                 raise IllegalOrder("5.24", f"{gid} is the enemy's galley: assign your own")
     elif isinstance(decision, Transfer):
         mentioned = [decision.commander]
+    names = {c.name for c in state.commanders_of(decision.side)} if mentioned else set()
     for name in mentioned:
         if name not in names:
             raise IllegalOrder("5.1", f"{name!r} is not a commander of {decision.side} "

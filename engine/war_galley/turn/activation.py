@@ -28,7 +28,7 @@ from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
 from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.charts import double_activation, individual_activation_free, orders_confusion
-from engine.war_galley.map_and_galleys.galley import GalleyId, Removal
+from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, Removal
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.aground import extricate
 from engine.war_galley.movement.moving import MarkerRemoved, surroundings
@@ -73,8 +73,13 @@ class CrewChecked(Event, frozen=True, kw_only=True):
 @by_identity(8)
 def squadrons_left(state: GameState, side: str, individual: bool) -> tuple[Squadron, ...]:
     """The side's squadrons of the kind not yet activated this turn (asked again and again of one state)."""
-    return tuple(s for s in state.squadrons
-                 if s.side == side and s.individual == individual and s.key not in state.activated)
+    activated = state.activated
+    return tuple([s for s in _of_kind(state.squadrons, side, individual) if s.key not in activated])
+
+
+@by_identity(8)  # the squadrons stand all turn (phase B forms them), one state after another
+def _of_kind(squadrons: tuple[Squadron, ...], side: str, individual: bool) -> tuple[Squadron, ...]:
+    return tuple([s for s in squadrons if s.side == side and s.individual == individual])
 
 
 def _admiral_squadron(state: GameState, admiral: CommanderState) -> Squadron | None:
@@ -241,6 +246,23 @@ def check_activate(state: GameState, decision: Activate) -> None:
     segment.check(state, decision, members, dict(current.confusion), current.restricted)
 
 
+def _as_left(state: GameState, done: dict[GalleyId, Galley], before: dict[GalleyId, Galley],
+             members: list[GalleyId]) -> tuple[Galley, ...]:
+    """The state's galleys as the movement segment left them, each in its slot. 6.42 "the number of MP
+    used" is this activation's: a member still holding the MoveRecord of an earlier one (it did not move
+    now: a galley that moves is given a new one) forgets it.
+
+    Forgotten after the segment, not before it: nothing in the segment reads a MoveRecord, and so it
+    starts from the very galleys the check judged, whose answers are kept by identity (the combat
+    steps' checks and movers, the occupancy index) instead of being worked out again.
+    """
+    galleys = tuple([done[g.id] for g in state.galleys])
+    stale = {gid for gid in members if done[gid].moved is not None and done[gid].moved is before[gid].moved}
+    if not stale:
+        return galleys
+    return tuple([replace(g, moved=None) if g.id in stale else g for g in galleys])
+
+
 def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
     """The activation (checked first unless the caller has just run `check_activate` on this very state:
     the check is pure, so running it twice only costs time)."""
@@ -250,26 +272,23 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked:
     members = _members(state, decision)
     mine = [g for g in members if state.controller(state.galley(g)) == decision.side]
     at_max = [g for g in mine if state.galley(g).speed is SpeedSide.MAXIMUM]
-    fatigue_before = {g.id: g.fatigue for g in state.galleys}
     before = {g.id: g for g in state.galleys}
     events: list[Event] = [Activated(rule="5.41", side=decision.side, squadrons=keys)]
-    # 6.42 "the number of MP used" is this activation's: forget what any member spent in an earlier one.
-    state = replace(state, galleys=tuple(replace(g, moved=None) if g.moved is not None and g.id in members else g
-                                         for g in state.galleys))
     slowed = [g for g in members if state.galley(g).half_speed]  # 6.37, 7.16: off at the end of this activation
     # 8.42 "once per phase" is the Squadron Phase (5.41, 5.42): each enemy activation may be answered anew.
     state = replace(state, record=state.record.next_squadron_phase())
     # Dice from here on: nothing below may refuse the decision.
     current = state.current or PendingActivation(())
     done = segment.resolve(state, decision, members, dict(current.confusion), dice)
-    new = replace(state, galleys=tuple(done.galleys[g.id] for g in state.galleys), record=done.record,
+    new = replace(state, galleys=_as_left(state, done.galleys, before, members), record=done.record,
                   grapple_lines=done.lines, grapple_tried=done.tried, fired=done.fired, retracted=done.retracted,
                   rammed_by=done.rammed_by)
     events += done.events
     new, more = settle(new, done.events, before, dice)
     events += more
     # 6.43 reading: markers placed by Avoidance (6.52) or an Anastrophe (7.36) count from the next turn too.
-    fresh = tuple(g.id for g in new.galleys if g.fatigue > fatigue_before.get(g.id, 0) and g.id not in new.fresh_fatigue)
+    fresh = tuple([g.id for g in new.galleys if g.fatigue and g.fatigue > (before[g.id].fatigue if g.id in before else 0)
+                   and g.id not in new.fresh_fatigue])
     new = replace(new, fresh_fatigue=(*new.fresh_fatigue, *fresh))
     # 6.42: galleys that began at Maximum, plans first; 9.1: a galley that left the map is not checked.
     order = [p.galley for p in decision.plans] + [g for g in at_max if g not in [p.galley for p in decision.plans]]

@@ -81,7 +81,7 @@ def _reach(state: GameState, ship_id: GalleyId, limit: int) -> tuple[frozenset[H
 def _distance_in(start: frozenset[Hex], reached: dict[Hex, int], other: Galley) -> int | None:
     assert other.position is not None
     hexes = other.position.hexes
-    if any(h in start for h in hexes):
+    if not start.isdisjoint(hexes):
         return 0
     found = [reached[h] for h in hexes if h in reached]
     return min(found) if found else None
@@ -108,8 +108,11 @@ def in_range(state: GameState, commander: CommanderState) -> tuple[GalleyId, ...
         return ()
     found = [ship.id]
     start, reached = _reach(state, ship.id, commander.range)  # one search for all his galleys
+    within = reached.keys()
     for g in state.galleys_of(state.controller(ship)):
-        if g.id != ship.id and _distance_in(start, reached, g) is not None:
+        # Within range: `_distance_in` is not None, a hex of it reached or the ship's own (asked in C).
+        hexes = g.position.hexes  # type: ignore[union-attr]
+        if g.id != ship.id and not (start.isdisjoint(hexes) and within.isdisjoint(hexes)):
             found.append(g.id)
     return tuple(found)
 

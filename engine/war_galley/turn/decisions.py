@@ -153,8 +153,24 @@ def to_json(decision: Decision) -> Any:
     return msgspec.json.decode(msgspec.json.encode(decision))
 
 
+_BY_KIND: dict[str, type[Decision]] = {kind: cls for cls, kind in KINDS.items()}
+
+
 def from_json(value: Any) -> AnyDecision:
-    """A decision from its JSON form; IllegalOrder if it is not one."""
+    """A decision from its JSON form; IllegalOrder if it is not one.
+
+    A value naming a known kind is converted to that kind's struct, which is what the tagged union
+    does with it, about ten times faster: msgspec keeps a struct's type information but works a
+    Union's out again at every call. A value that fails is converted as the union, whose message
+    the refusal quotes.
+    """
+    kind = value.get("kind") if isinstance(value, dict) else None
+    cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is not None:
+        try:
+            return msgspec.convert(value, cls)  # type: ignore[return-value]
+        except msgspec.ValidationError:
+            pass
     try:
         return msgspec.convert(value, AnyDecision)  # type: ignore[return-value]
     except msgspec.ValidationError as exc:

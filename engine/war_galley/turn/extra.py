@@ -11,6 +11,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.turn.state import GameState
 from engine.war_galley.map_and_galleys.position import Position
@@ -38,7 +39,12 @@ def flag(state: GameState, text: str) -> GameState:
 
 
 def group_galleys(state: GameState, group: str) -> list[GalleyId]:
-    return [g for g, name in state.extra.groups if name == group]
+    return list(_group_members(state.extra.groups, group))
+
+
+@by_identity(8)  # the groups never change in a game; the rules ask of them at every plan and activation
+def _group_members(groups: tuple[tuple[GalleyId, str], ...], group: str) -> tuple[GalleyId, ...]:
+    return tuple(g for g, name in groups if name == group)
 
 
 def side_galleys(state: GameState, side: str) -> list[Galley]:

@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.turn.state import GameState, Squadron
 
@@ -45,6 +46,7 @@ Params = dict[str, Any]
 
 HOOKS: dict[str, dict[str, Callable[..., Any]]] = {}  # point -> rule name -> function
 ALWAYS: dict[str, list[Callable[..., Any]]] = {}  # point -> functions consulted in every game
+_REGISTERED: list[tuple[str, str]] = []  # every (point, rule name) registration, in order
 
 
 def hook(point: str, *names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -52,6 +54,7 @@ def hook(point: str, *names: str) -> Callable[[Callable[..., Any]], Callable[...
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         for name in names:
             HOOKS.setdefault(point, {})[name] = fn
+            _REGISTERED.append((point, name))  # a later registration is a new key of `_hooked`
         return fn
     return register
 
@@ -97,12 +100,15 @@ def named(state: GameState, name: str) -> list[Params]:
     return [r.params for r in rules(state) if r.name == name]
 
 
-def _at(state: GameState, point: str) -> Iterator[tuple[Callable[..., Any], Params]]:
+def _at(state: GameState, point: str) -> tuple[tuple[Callable[..., Any], Params], ...]:
+    """The functions of the rules in force registered at `point`, in file order, with their parameters."""
+    return _hooked(state.extra.rules, point, len(_REGISTERED)) if state.extra.rules else ()
+
+
+@by_identity(32)  # asked at every plan and activation; the rules in force never change in a game
+def _hooked(stored: tuple[tuple[str, str], ...], point: str, registered: int) -> tuple[tuple[Callable[..., Any], Params], ...]:
     table = HOOKS.get(point, {})
-    for rule in rules(state):
-        fn = table.get(rule.name)
-        if fn is not None:
-            yield fn, rule.params
+    return tuple((fn, rule.params) for rule in _decode(stored) if (fn := table.get(rule.name)) is not None)
 
 
 class SpecialRule(Event, frozen=True, kw_only=True):

@@ -37,9 +37,10 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
+from engine.memo import by_identity
 from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.combat_record import CombatRecord
-from engine.war_galley.galley_combat.combat_steps import check_combat_plan
+from engine.war_galley.galley_combat.combat_steps import check_combat_plan, plan_positions
 from engine.war_galley.galley_combat.execute_plan import execute_plan
 from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retracted
 from engine.war_galley.galley_combat.reactions import (
@@ -79,7 +80,8 @@ class OrderLapsed(Event, frozen=True, kw_only=True):
 
 
 class Orders(NamedTuple):
-    """An activation's orders by galley, checked for duplicates and membership."""
+    """An activation's orders by galley, checked for duplicates and membership (kept for the decision and
+    shared: read, never changed)."""
 
     plans: dict[GalleyId, Plan]
     fire: dict[GalleyId, Missiles]
@@ -96,6 +98,11 @@ def _unique(ids: list[GalleyId], rule: str, what: str) -> None:
 
 def orders_of(decision: Activate, members: Collection[GalleyId]) -> Orders:
     """The decision's orders by galley; IllegalOrder for a galley named twice or outside the squadron."""
+    return _orders_of(decision, tuple(members))
+
+
+@by_identity(4)  # worked out by the check and again by the resolution, of the same decision
+def _orders_of(decision: Activate, members: tuple[GalleyId, ...]) -> Orders:
     kinds = (
         ([p.galley for p in decision.plans], "6.13", "movement plan"),
         (list(decision.disengage), "8.32", "grapple disengage"),
@@ -183,6 +190,9 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
     field = {g.id: g for g in state.galleys}
     charts, devices = state.charts, state.devices
     tried, fired = set(state.grapple_tried), set(state.fired)
+    # The record the segment starts from (turn.activation), so that its run finds the plans judged (combat_steps
+    # keeps the answers); the phase's Reaction Fire, all it clears, is no part of a plan's or a volley's legality.
+    record = state.record.next_squadron_phase()
     for gid in orders.sequence:
         galley = field[gid]
         if state.controller(galley) != decision.side:
@@ -205,8 +215,7 @@ def check(state: GameState, decision: Activate, members: Collection[GalleyId],
                 if plan.mp > allowed:
                     raise IllegalOrder("5.42", f"Orders Confusion: {gid} may use at most {allowed} MP")
             check_jettisons(galley, plan)
-            check_combat_plan(state.board, field, plan, charts, state.combat_options(), state.record)
-            positions = predicted_positions(state, field, plan, state.record)
+            positions = list(plan_positions(state.board, field, plan, charts, state.combat_options(), record))
             if restricted:
                 _check_restricted(state, field, galley, positions)
         if gid in orders.firepots:

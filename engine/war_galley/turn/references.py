@@ -83,12 +83,14 @@ def check(decision: AnyDecision, state: GameState) -> None:
     for galley_id in galley_ids(decision):
         if not state.has_galley(galley_id):
             raise IllegalOrder("decision", f"no galley {galley_id} in this battle")
-    commanders = {c.name for c in state.commanders}
-    for name in _commander_names(decision):
+    named = list(_commander_names(decision))
+    commanders = {c.name for c in state.commanders} if named else set()
+    for name in named:
         if name not in commanders:
             raise IllegalOrder("decision", f"no commander {name!r} in this battle")
-    squadrons = {s.key for s in state.squadrons}
-    for name in _squadron_names(decision):
+    named = list(_squadron_names(decision))
+    squadrons = {s.key for s in state.squadrons} if named else set()
+    for name in named:
         if name not in squadrons:
             known = ", ".join(sorted(squadrons)) or "none formed yet"
             raise IllegalOrder("5.2", f"no squadron {name!r} now (squadrons: {known})")
