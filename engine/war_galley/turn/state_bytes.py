@@ -105,8 +105,13 @@ def _pinned(rules: RulesData) -> RulesData:
 
 
 # Parts most files leave as they were (the same objects, handed on by replace): their bytes are kept
-# by identity too, the last value of each, and embedded as they are.
-_STEADY = ("sides", "board", "commanders", "squadrons", "deploy", "extra", "devices")
+# by identity too, the last value of each, and embedded as they are. Over a 2,000-file Actium replay
+# each of the second row is the state before's own object in 76-97% of states (the combat record 83%,
+# the awards 97%), and encoding them afresh cost about 20 us a state.
+_STEADY = ("sides", "board", "commanders", "squadrons", "deploy", "extra", "devices",
+           "speed_set", "activated", "fresh_fatigue", "awards", "reactions", "record", "grapple_lines",
+           "grapple_tried", "fired", "rammed_by")
+_SORTED: dict[str, Any] = {"devices": _sorted_struct, "record": _sorted_record}  # set fields sorted first
 _steady: dict[str, tuple[Any, msgspec.Raw]] = {}
 
 
@@ -114,7 +119,8 @@ def _steady_bytes(name: str, value: Any) -> msgspec.Raw:
     hit = _steady.get(name)
     if hit is not None and hit[0] is value:
         return hit[1]
-    raw = msgspec.Raw(_encoder.encode(_sorted_struct(value) if name == "devices" else value))
+    sort = _SORTED.get(name)
+    raw = msgspec.Raw(_encoder.encode(value if sort is None else sort(value)))
     _steady[name] = (value, raw)  # holding the value keeps its id its own
     return raw
 
@@ -123,7 +129,7 @@ def encode_state(state: GameState) -> bytes:
     """The state's deterministic bytes (sets sorted); the rules data stands as its hash."""
     steady = {name: _steady_bytes(name, getattr(state, name)) for name in _STEADY}
     return _encoder.encode(replace(state, rules=_pinned(state.rules), galleys=_encoded_galleys_array(state.galleys),
-                                   record=_sorted_record(state.record), **steady))
+                                   **steady))
 
 
 def _typed(kind: type, value: Any) -> Any:
