@@ -232,8 +232,8 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
           last_move: Step | None, before: Position | None, passing: bool,
           track: list[Position | None] | None = None) -> None:
     """Check steps from index `first` as if no one reacted; a Ram also checks its Missed continuation.
-    `track`: the walk from the start appends where each step leaves the galley, as far as
-    engine.war_galley.turn.movement_segment.predicted_positions goes (to a Ram, or the end of its movement)."""
+    `track`: the walk from the start appends where each step leaves the galley, up to a Ram or the end of
+    its movement (`plan_positions`)."""
     steps = ctx.plan.steps
     mover = _mover(ctx, field)  # the field does not change along this walk
     for index in range(first, len(steps)):
@@ -326,8 +326,8 @@ def plan_positions(
     record: CombatRecord = CombatRecord(),
 ) -> tuple[Position | None, ...]:
     """`check_combat_plan`, and where the legal plan leaves the galley after each step if no one reacts
-    (start first; a Ram ends it; None once it has left the map): what
-    engine.war_galley.turn.movement_segment.predicted_positions works out, from the check's own walk."""
+    (start first; a Ram ends it; None once it has left the map, 9.1), from the check's own walk: the
+    segment's check, its restricted-movement rules and the legal listing read them."""
     # The turn code checks a plan when it is given and again when it is run, and the run checks it once
     # more: a plan found legal is known legal while the galleys are the same.
     key, field = (board, plan, charts, options, record), tuple(galleys.values())

@@ -21,7 +21,7 @@ from msgspec.structs import replace
 
 from engine.errors import IllegalOrder
 from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
-from engine.war_galley.galley_combat.combat_steps import check_combat_plan
+from engine.war_galley.galley_combat.combat_steps import check_combat_plan, plan_positions
 from engine.war_galley.galley_combat.raking import rake_pass
 from engine.war_galley.galley_combat.reactions import (
     AvoidBy,
@@ -300,7 +300,8 @@ def enrich(state: GameState, decision: Activate, members: list[GalleyId], reache
             early = _fire(state, field, galley, FireTiming.MOVING, split=False, flame=variant == 1)  # before moving
         if plan is not None:
             plans.append(plan)
-            positions = segment.predicted_positions(state, field, plan, state.record)
+            # known legal (`_legal` above): the check's own walk, kept, says where it leaves the galley
+            positions = plan_positions(state.board, field, plan, state.charts, state.combat_options(), state.record)
             changes: dict[str, object] = {"position": positions[-1]}
             if segment.rams(plan):
                 changes["speed"] = SpeedSide.CRUISE

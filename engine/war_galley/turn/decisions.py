@@ -170,7 +170,7 @@ def from_json(value: Any) -> AnyDecision:
         try:
             return msgspec.convert(value, cls)  # type: ignore[return-value]
         except msgspec.ValidationError:
-            pass
+            pass  # refused as its kind: the union's conversion below refuses it too, with the message quoted
     try:
         return msgspec.convert(value, AnyDecision)  # type: ignore[return-value]
     except msgspec.ValidationError as exc:

@@ -38,7 +38,6 @@ from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.memo import by_identity
-from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.combat_record import CombatRecord
 from engine.war_galley.galley_combat.combat_steps import check_combat_plan, plan_positions
 from engine.war_galley.galley_combat.execute_plan import execute_plan
@@ -61,8 +60,7 @@ from engine.war_galley.manpower_combat.towers import after_move, check_jettisons
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
-from engine.war_galley.movement.leg import Ending, Mover, Refused, begin, surroundings
-from engine.war_galley.movement.moving import advance
+from engine.war_galley.movement.leg import surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Anastrophe, JettisonTowers, Plan, Ram
 from engine.war_galley.turn.decisions import Activate, Missiles
@@ -136,35 +134,6 @@ def cut_grapples(field: dict[GalleyId, Galley], gid: GalleyId) -> None:
         other = field[partner]
         field[partner] = replace(other, grappled_with=other.grappled_with - {gid})
     field[gid] = replace(field[gid], grappled_with=frozenset())
-
-
-def predicted_positions(state: GameState, field: Mapping[GalleyId, Galley], plan: Plan,
-                        record: CombatRecord) -> list[Position | None]:
-    """Where a checked plan leaves the galley after each step if no one reacts: start first; a Ram ends
-    it; None once it has left the map (9.1)."""
-    galley = field[plan.galley]
-    assert galley.position is not None
-    first = plan.steps[0] if plan.steps else None
-    if isinstance(first, Anastrophe):
-        route = anastrophe_refusal(state.board, field, galley, first.target, state.charts, record,
-                                   side=first.side, announced=plan.mp, options=state.combat_options())
-        return [galley.position] if isinstance(route, Refused) else [galley.position, route.placement]
-    mover = Mover(surroundings(state.board, field.values(), galley, state.wind, state.turn, state.charts), galley)
-    leg = begin(mover, plan.mp)
-    if isinstance(leg, Refused):
-        return [galley.position]
-    positions: list[Position | None] = [leg.position]
-    for step in plan.steps:
-        if isinstance(step, Ram):
-            break
-        after = advance(mover, leg, step)
-        if isinstance(after, Refused):
-            break
-        leg = after
-        positions.append(None if after.ended is Ending.EXITED else leg.position)
-        if after.ended is not None:
-            break
-    return positions
 
 
 def rams(plan: Plan | None) -> bool:

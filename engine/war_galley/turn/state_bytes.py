@@ -48,11 +48,6 @@ def _sorted_sets(galley: Galley) -> Galley:
     return replace(galley, **changes) if changes else galley  # type: ignore[arg-type]
 
 
-@by_identity(4)  # the combat record: most files' states hand on the one before's
-def _sorted_record(record: msgspec.Struct) -> msgspec.Struct:
-    return _sorted_struct(record)
-
-
 def _sorted_struct(value: msgspec.Struct) -> msgspec.Struct:
     """The struct with each set of galley ids as a tuple sorted by encoding (GalleyId's enums do not order)."""
     changes = {
@@ -111,7 +106,7 @@ def _pinned(rules: RulesData) -> RulesData:
 _STEADY = ("sides", "board", "commanders", "squadrons", "deploy", "extra", "devices",
            "speed_set", "activated", "fresh_fatigue", "awards", "reactions", "record", "grapple_lines",
            "grapple_tried", "fired", "rammed_by")
-_SORTED: dict[str, Any] = {"devices": _sorted_struct, "record": _sorted_record}  # set fields sorted first
+_SORTED = frozenset({"devices", "record"})  # structs whose sets of galley ids are sorted first (_sorted_struct)
 _steady: dict[str, tuple[Any, msgspec.Raw]] = {}
 
 
@@ -119,8 +114,7 @@ def _steady_bytes(name: str, value: Any) -> msgspec.Raw:
     hit = _steady.get(name)
     if hit is not None and hit[0] is value:
         return hit[1]
-    sort = _SORTED.get(name)
-    raw = msgspec.Raw(_encoder.encode(value if sort is None else sort(value)))
+    raw = msgspec.Raw(_encoder.encode(_sorted_struct(value) if name in _SORTED else value))
     _steady[name] = (value, raw)  # holding the value keeps its id its own
     return raw
 
