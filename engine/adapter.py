@@ -54,7 +54,7 @@ class Adapter(abc.ABC):
     def at_version(self, version: str) -> Adapter:
         """The ruleset judging as `version` did; one whose rules never changed judges only its own."""
         if version != self.version:
-            raise RulesError(f"{self.name} {self.version} does not judge version {version}")
+            raise self.illegal_errors[0](f"{self.name} {self.version} does not judge version {version}")
         return self
 
     def rules_data_by_hash(self, sha256: str) -> bytes | None:
@@ -81,8 +81,8 @@ class Adapter(abc.ABC):
         The default takes a change of version on the same data (the state read again by this version's
         code) and refuses new rules data: a ruleset whose states are built from their data at set-up
         cannot swap it mid-game without saying how (its own `rebind`)."""
-        if rules_data != previous_rules_data:
-            raise RulesError(
+        if rules_data != previous_rules_data:  # refused as the ruleset refuses (one of its illegal_errors)
+            raise self.illegal_errors[0](
                 f"{self.name} cannot change its rules data in the middle of a game (its state is built "
                 "from the data pinned at set-up); keep the data, or finish this game and start the next"
             )

@@ -138,10 +138,14 @@ def _pinned_data(embedded: str, builtin: bytes | None, pinned: str, name: str, w
         raise RulesetProblem(
             f"{what}: {name} {pinned[:16]} is neither carried in the file nor kept by this installation"
         )
-    if sha256_hex(data) != pinned:
-        source = "carried in the file" if embedded else "installed here"
+    if sha256_hex(data) != pinned and embedded:
         raise RulesetProblem(
-            f"{what}: {name} {source} has hash {sha256_hex(data)[:16]}, the game pins {pinned[:16]}"
+            f"{what}: {name} carried in the file has hash {sha256_hex(data)[:16]}, the game pins {pinned[:16]}"
+        )
+    if sha256_hex(data) != pinned:  # no release kept here has the pinned bytes: say which ones are here
+        raise RulesetProblem(
+            f"{what}: {name} {pinned[:16]} is neither carried in the file nor kept by this installation "
+            f"(the one built in here has hash {sha256_hex(data)[:16]})"
         )
     return data
 
