@@ -112,7 +112,7 @@ class Judged:
 
 
 def describe(spans: list[Judged]) -> str:
-    """Which rules judged which files, e.g. 'files 0-57: war-galley 1, rules data 3f2a..; files 58-: ...'."""
+    """Which rules judged which files, e.g. 'files 0-57: duel 1, rules data 3f2a..; files 58-: duel 2, rules data 9c01..'."""
     return "; ".join(str(span) for span in spans)
 
 
