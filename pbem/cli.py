@@ -381,12 +381,12 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
         if resolution.rolls:
             dice = " ".join(f"{r.face}" for r in resolution.rolls)
             out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")
+    out(f"rules: {game.judged_by_text()}")
     if game.finished():
         out(f"game over: {game.result()}")
     else:
         waiting = game.player(game.next_author)
         out(f"waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}")
-    out(f"rules: {game.judged_by_text()}")
 
 
 @app.command()
