@@ -317,6 +317,8 @@ def status(
     if game.resolved_state is not None:
         shown = game.ruleset.describe(game.resolved_state)
         out("  " + shown)
+    for line in cli_rules.status_lines(game, folder):
+        out("  " + line)
     _report_status(game, ids.key_folder(keys), key, auto_reply=False, shown=shown)
 
 
@@ -366,6 +368,11 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
                 out(f"  orders: {textsafe.visible(ruleset.format_order(decision))}")
             if body.note:
                 out(f"  note: {textsafe.visible(body.note)}")
+            if body.propose_rules is not None:
+                offer = body.propose_rules
+                out(f"  proposes rules: {game.ruleset.name} {textsafe.visible(offer.ruleset_version)}, rules data {offer.rules_hash[:16]}")
+            if body.accept_rules:
+                out(f"  accepts the rules change of file {seq - 1}: judged by the new rules from this file on")
         resolution = game.resolutions.get(seq)
         if resolution is None:
             continue
@@ -374,6 +381,7 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
         if resolution.rolls:
             dice = " ".join(f"{r.face}" for r in resolution.rolls)
             out(f"    dice (keyed by file {seq + 1}'s reveal): {dice}")
+    out(f"rules: {game.judged_by_text()}")
     if game.finished():
         out(f"game over: {game.result()}")
     else:
@@ -417,6 +425,7 @@ def verify(
         waiting = game.player(game.next_author)
         state = f"in progress, waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}"
     out(f"ok: game {game.game_id} ({game.ruleset.name} {game.setup.scenario_name}), {len(game.files)} files verified; {players}; {state}")
+    out(f"rules: {game.judged_by_text()}")
 
 
 @app.command()
@@ -436,10 +445,11 @@ from pbem import cli_orders  # noqa: E402  (legal, orders, board: pbem/cli_order
 
 cli_orders.register(app)
 cli_report.register(app)  # report, archive
-from pbem import cli_mail, cli_player  # noqa: E402  (commands in their own modules)
+from pbem import cli_mail, cli_player, cli_rules  # noqa: E402  (commands in their own modules)
 
 cli_mail.register(app)
 cli_player.register(app)
+cli_rules.register(app)
 
 
 def _click_exception() -> type[Exception]:

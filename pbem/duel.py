@@ -8,15 +8,21 @@ check by hand. Rules:
   higher acts first, ties roll again.
 - On its action a side may first `guard` (no dice: the other side's attacks
   this round need 2 more), then must `strike` (2d6 >= hit: 1 damage),
-  `lunge` (2d6 >= power: 2 damage) or `rest` (no dice: +1 hp, up to the start).
+  `lunge` (2d6 >= power: 2 damage) or `rest` (no dice: +1 hp, up to the start;
+  +2 hp from version 2 on).
 - When both have acted the round ends. A side at 0 hp loses; after the
   round limit, more hp wins (equal: a draw).
 
 Scenario data and rules data are small canonical JSON texts.
+
+Versions (docs/protocol.md, "Upgrades"): version 2 changed the rest (+2 hp,
+not +1); version 1 is still judged exactly, so a game begun under it is
+finished under it, or goes on under 2 from a rules change both players sign.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, Literal
@@ -97,14 +103,43 @@ def _json(value: Any) -> bytes:
     return json.dumps(msgspec.to_builtins(value), sort_keys=True, separators=(",", ":")).encode()
 
 
+VERSIONS = ("1", "2")
+REST_HP = {"1": 1, "2": 2}  # hit points a rest restores, by version (rule 3)
+
+
 class Duel:
     name = "duel"
-    version = "1"
+    versions = VERSIONS
     illegal_errors: tuple[type[Exception], ...] = (DuelError,)
+
+    def __init__(self, version: str = VERSIONS[-1]) -> None:
+        self.version = version
+
+    def at_version(self, version: str) -> Duel:
+        if version not in VERSIONS:
+            raise DuelError(f"Dice Duel {self.version} does not judge version {version}")
+        return self if version == self.version else _AT[version]
 
     # ----- data -------------------------------------------------------------------
     def default_rules_data(self) -> bytes:
         return _json(DEFAULT_RULES)
+
+    def rules_data_by_hash(self, sha256: str) -> bytes | None:
+        """The duel's data lives in this module: every rules data it ever shipped is DEFAULT_RULES."""
+        data = self.default_rules_data()
+        return data if hashlib.sha256(data).hexdigest() == sha256 else None
+
+    def scenario_by_hash(self, name: str, sha256: str) -> bytes | None:
+        data = self.builtin_scenario(name)
+        return data if data is not None and hashlib.sha256(data).hexdigest() == sha256 else None
+
+    def rebind(self, state: State, rules_data: bytes, previous_rules_data: bytes) -> State:
+        """The rules data travels in a duel's state, so a change of it applies at once; the version
+        is this ruleset's own (the rest it judges)."""
+        rules = self._rules(rules_data)
+        if rules.hit < 2 or rules.power < 2 or rules.guard < 0:
+            raise DuelError("rules data: hit and power must be at least 2, guard at least 0")
+        return msgspec.structs.replace(state, rules=rules)
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s.name, s.title, s.sides) for s in BUILTIN.values()]
@@ -176,7 +211,7 @@ class Duel:
         events: list[Any] = []
         hp = list(state.hp)
         if action == "rest":
-            hp[me] = min(state.start_hp, hp[me] + 1)
+            hp[me] = min(state.start_hp, hp[me] + REST_HP[self.version])
             events.append(Rested(state.sides[me], hp[me]))
         else:
             other = 1 - me
@@ -303,3 +338,4 @@ class Duel:
 
 
 RULESET = Duel()
+_AT = {version: RULESET if version == RULESET.version else Duel(version) for version in VERSIONS}

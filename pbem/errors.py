@@ -109,6 +109,12 @@ class FolderLocked(FolderProblem):
     exit_code = 16
 
 
+class RulesChangeRefused(RulesetProblem):
+    """A rules change that cannot be made: nothing proposed, not judged here, or not applicable now."""
+
+    exit_code = 14
+
+
 class RulesetFailure(RulesetProblem):
     """The ruleset failed on a file in a way its contract does not allow (a bug in the ruleset)."""
 

@@ -77,7 +77,17 @@ class Accept(_Header, frozen=True, tag="accept"):
     guest: Player
 
 
-class Move(_Header, frozen=True, tag="move"):
+class RulesProposal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An offer to go on under other rules of the same ruleset and scenario (docs/protocol.md, "Upgrades")."""
+
+    ruleset_version: str
+    rules_hash: str
+    rules_data: str  # the rules data itself if no release keeps it by hash, else ""
+
+
+# omit_defaults: the two fields of a rules change are written only when used, so every file without one
+# encodes byte for byte as files did before they existed (and those files still verify).
+class Move(_Header, frozen=True, tag="move", omit_defaults=True):
     """File k >= 2: resolves file k-1 (reveal, its dice, the state) and commits decisions."""
 
     reveal: str  # the author's next chain value, hex
@@ -85,6 +95,8 @@ class Move(_Header, frozen=True, tag="move"):
     state: str  # hex SHA-256 of the ruleset's state after resolving file k-1
     decisions: list[Any]
     note: str  # a message to the opponent, shown in reports ("" for none)
+    propose_rules: RulesProposal | None = None  # the author offers other rules from his opponent's next file
+    accept_rules: str = ""  # hex SHA-256 of file k-1, whose proposal the author accepts (docs/protocol.md)
 
 
 Body = Union[Invite, Accept, Move]
@@ -205,6 +217,29 @@ def _check_fields(body: Body, what: str) -> None:
         for expected, roll in enumerate(body.rolls):
             if roll.index != expected or not 1 <= roll.face <= 6:
                 raise MalformedFile(f"{what}: roll {expected} is out of order or not a die face")
+        if body.propose_rules is not None or body.accept_rules:
+            _check_rules_change(body, what)
+
+
+VERSION = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+-]{0,31}\Z")
+
+
+def _check_rules_change(body: Move, what: str) -> None:
+    """A rules change's fields: well formed, one step at a time (docs/protocol.md, "Upgrades")."""
+    if body.accept_rules and not HEX64.match(body.accept_rules):
+        raise MalformedFile(f"{what}: accept_rules is not a hex SHA-256")
+    proposal = body.propose_rules
+    if proposal is None:
+        return
+    if body.accept_rules:
+        raise MalformedFile(f"{what}: a file may accept a rules change or propose one, not both")
+    if not VERSION.match(proposal.ruleset_version):
+        raise MalformedFile(f"{what}: proposed ruleset version {textsafe.visible(proposal.ruleset_version)!r} "
+                            "is not 1..32 letters, digits, '.', '+' or '-'")
+    if not HEX64.match(proposal.rules_hash):
+        raise MalformedFile(f"{what}: the proposal's rules_hash is not a hex SHA-256")
+    if proposal.rules_data and hashlib.sha256(proposal.rules_data.encode("utf-8")).hexdigest() != proposal.rules_hash:
+        raise MalformedFile(f"{what}: the rules data the proposal carries does not have the hash it names")
 
 
 def _check_player(player: Player, what: str) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pbem import chain, folder as folders, identity as ids, movefile, textsafe
+from pbem import chain, folder as folders, identity as ids, movefile, ruleschange, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
 from pbem.gamefiles import GameFiles
 from pbem.errors import (
@@ -35,6 +35,7 @@ from pbem.errors import (
     IllegalDecision,
     KeyProblem,
     MalformedFile,
+    RulesChangeRefused,
     RulesetFailure,
     RulesetProblem,
     StateMismatch,
@@ -111,16 +112,15 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
 
 def _setup(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
     """The set-up file 0 pins. `vouched`: a state cache made by this very ruleset, version and code
-    from these very bytes stands for it, so the set-up was checked then and its sides need no reading."""
-    if ruleset.version != body.ruleset_version:
-        raise RulesetProblem(
-            f"{what}: the game uses {body.ruleset} {body.ruleset_version}, "
-            f"this installation has {ruleset.version}"
-        )
+    from these very bytes stands for it, so the set-up was checked then and its sides need no reading.
+
+    The game is judged by the ruleset at the version it pins and on the data it pins by hash, carried
+    in the file or kept by this installation (pbem.ruleschange): an upgrade strands no game."""
+    ruleset = ruleschange.judge(ruleset, body.ruleset_version, what)
     rules = _pinned_data(
-        body.rules_data, ruleset.default_rules_data(), body.rules_hash, "rules data", what
+        body.rules_data, ruleschange.rules_by_hash(ruleset, body.rules_hash), body.rules_hash, "rules data", what
     )
-    builtin = ruleset.builtin_scenario(body.scenario)
+    builtin = ruleschange.scenario_by_hash(ruleset, body.scenario, body.scenario_hash)
     scenario = _pinned_data(
         body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
     )
@@ -135,11 +135,17 @@ def _setup(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> 
 def _pinned_data(embedded: str, builtin: bytes | None, pinned: str, name: str, what: str) -> bytes:
     data = embedded.encode("utf-8") if embedded else builtin
     if data is None:
-        raise RulesetProblem(f"{what}: {name} is not built in here and the file does not carry it")
-    if sha256_hex(data) != pinned:
-        source = "carried in the file" if embedded else "installed here"
         raise RulesetProblem(
-            f"{what}: {name} {source} has hash {sha256_hex(data)[:16]}, the game pins {pinned[:16]}"
+            f"{what}: {name} {pinned[:16]} is neither carried in the file nor kept by this installation"
+        )
+    if sha256_hex(data) != pinned and embedded:
+        raise RulesetProblem(
+            f"{what}: {name} carried in the file has hash {sha256_hex(data)[:16]}, the game pins {pinned[:16]}"
+        )
+    if sha256_hex(data) != pinned:  # no release kept here has the pinned bytes: say which ones are here
+        raise RulesetProblem(
+            f"{what}: {name} {pinned[:16]} is neither carried in the file nor kept by this installation "
+            f"(the one built in here has hash {sha256_hex(data)[:16]})"
         )
     return data
 
@@ -235,6 +241,9 @@ class Game:
     # (k, state_bytes, previous): the state cache's own encodings of `tip` and of the state before it,
     # so that rewriting the cache for the same files (to record what reading them showed) encodes nothing
     cached_bytes: tuple[int, bytes, bytes] | None = None
+    # (first file, set-up) of every agreed rules change, the invitation's first (empty: none):
+    # `setup` is the last one's, the rules in force (pbem.ruleschange)
+    eras: list[tuple[int, Setup]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not isinstance(self.files, GameFiles):
@@ -244,7 +253,7 @@ class Game:
     def initial_state(self) -> Any:
         """The state before file 2's decisions; made on demand for a game loaded from the cache."""
         if self._initial_state is None and self.guest is not None:
-            self._initial_state = _new_game(self.setup, self.names[0])
+            self._initial_state = _new_game(self.eras[0][1] if self.eras else self.setup, self.names[0])
         return self._initial_state
 
     @initial_state.setter
@@ -330,7 +339,17 @@ class Game:
         """A copy whose file list and resolutions can grow without touching this one."""
         resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
         return Game(self.files.copy(), list(self.names), self.setup, self.guest, resolutions, self._initial_state,
-                    self.tip, self.before_tip, self.cached_bytes)
+                    self.tip, self.before_tip, self.cached_bytes, list(self.eras))
+
+    def judged_by(self) -> list[ruleschange.Judged]:
+        """Which rules judged which files: the invitation's, then each agreed change's from its file on."""
+        eras = self.eras or [(0, self.setup)]
+        return [ruleschange.Judged(first, eras[i + 1][0] - 1 if i + 1 < len(eras) else None, setup.ruleset.name,
+                                   setup.ruleset.version, sha256_hex(setup.rules_data))
+                for i, (first, setup) in enumerate(eras)]
+
+    def judged_by_text(self) -> str:
+        return ruleschange.describe(self.judged_by())
 
     def reveals_made(self, role: str) -> int:
         """The author's move files so far: files 2, 3, ... alternate host, guest (each admitted file's
@@ -412,14 +431,43 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
     resolution = resolve(game, seq - 1, reveal, what)
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
-    with ruleset_call(game.ruleset, what, f"encoding the state after file {seq - 1}"):
-        replayed = state_hash(game.ruleset.state_bytes(resolution.state))
-    if replayed != body.state:
-        raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
-    game.resolutions[seq - 1] = resolution
-    check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash)
+    before = game.setup
+    if body.accept_rules:  # the rules change of file seq-1 takes effect: this file is judged by the new rules
+        resolution, changed = take_effect(game, seq, body.accept_rules, resolution, what)
+        game.eras = (game.eras or [(0, before)]) + [(seq, changed)]
+        game.setup = changed
+    try:
+        with ruleset_call(game.ruleset, what, f"encoding the state after file {seq - 1}"):
+            replayed = state_hash(game.ruleset.state_bytes(resolution.state))
+        if replayed != body.state:
+            raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
+        game.resolutions[seq - 1] = resolution
+        check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash)
+    except BaseException:
+        if game.setup is not before:  # the file is refused: so is the change it accepts
+            game.setup, game.eras = before, game.eras[:-1] if len(game.eras) > 2 else []
+        raise
     game.files.append(signed)
     game.names.append(what)
+
+
+def take_effect(game: Game, seq: int, accepted: str, resolution: Resolution, what: str) -> tuple[Resolution, Setup]:
+    """File `seq` accepts the rules change file seq-1 proposes: the set-up under the new rules, and file
+    seq-1's resolution with its state rebound to them (the state file `seq` signs)."""
+    proposing = game.files[seq - 1]
+    offer = ruleschange.open_proposal(proposing.body)
+    if offer is None:
+        raise RulesChangeRefused(f"{what}: it accepts a rules change, but file {seq - 1} proposes none")
+    if accepted != proposing.hash_hex:
+        raise RulesChangeRefused(f"{what}: it accepts a rules change of another file than file {seq - 1}")
+    ruleset, rules_data = ruleschange.proposed(game.ruleset, offer, what)
+    try:
+        with ruleset_call(ruleset, what, f"rebinding the state after file {seq - 1} to the new rules"):
+            state = ruleset.rebind(resolution.state, rules_data, game.setup.rules_data)
+    except ruleset.illegal_errors as exc:
+        raise RulesChangeRefused(f"{what}: the rules change of file {seq - 1} cannot apply: {exc}") from None
+    changed = replace(game.setup, ruleset=ruleset, rules_data=rules_data, initial_state=None)
+    return Resolution(state, resolution.events, resolution.rolls), changed
 
 
 def _new_game(setup: Setup, what: str) -> Any:
@@ -667,7 +715,7 @@ def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game 
         # The state must be the one the last file signs for: no cache can slip in another.
         if state_hash(entry.state) != last.state:
             return None
-        ruleset = find(invite.ruleset)
+        ruleset = ruleschange.judge(find(invite.ruleset), invite.ruleset_version, names[0])
         if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
             return None
         setup = _setup(invite, ruleset, names[0], vouched=True)
@@ -730,7 +778,7 @@ def save_state_cache(folder: Path, game: Game) -> None:
     from pbem import statecache
 
     count = len(game.files)
-    if count < 3:
+    if count < 3 or game.eras:  # after a rules change the cache's key (file 0's rules) would not say which rules
         return
     last = game.files.digest(count - 1)
     key = folder.resolve()
@@ -883,9 +931,12 @@ class Outlook:
     reveal: bytes
     resolution: Resolution
     pending: Pending
+    # the rules the new file's decisions are judged by if it accepts the rules change the last file
+    # proposes (its resolution's state is then rebound to them); None: the game's
+    changed: Setup | None = None
 
 
-def outlook(game: Game, me: Identity) -> Outlook:
+def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
     """Resolve the last file with my own next reveal (only the next author may)."""
     role = my_role(game, me)
     if game.finished():
@@ -911,12 +962,19 @@ def outlook(game: Game, me: Identity) -> Outlook:
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
     resolution = resolve(game, game.next_seq - 1, reveal)
+    if accept_rules:
+        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolution,
+                                          f"file {game.next_seq}")
+        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed)
     return Outlook(role, reveal, resolution, game.ruleset.pending(resolution.state))
 
 
-def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") -> SignedFile:
-    """Write my next file: reveal, the outcome of the last file, and my decisions."""
-    view = outlook(game, me)
+def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
+              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False) -> SignedFile:
+    """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
+    rules, or accept those the last file proposes (pbem.ruleschange)."""
+    view = outlook(game, me, accept_rules)
+    ruleset = view.changed.ruleset if view.changed is not None else game.ruleset
     body = Move(
         pbem=movefile.FORMAT_VERSION,
         game=game.game_id,
@@ -926,9 +984,11 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "") ->
         time=now(),
         reveal=view.reveal.hex(),
         rolls=view.resolution.rolls,
-        state=state_hash(game.ruleset.state_bytes(view.resolution.state)),
+        state=state_hash(ruleset.state_bytes(view.resolution.state)),
         decisions=decisions,
         note=note,
+        propose_rules=propose_rules,
+        accept_rules=game.files[-1].hash_hex if accept_rules else "",
     )
     signed = movefile.sign(body, me)
     # Check the new file exactly as the opponent will, before anyone sees it.

@@ -21,6 +21,19 @@ Contract (shared/design/architecture.md):
 - `legal(state)` lists decisions the pending side may make (for listings,
   error messages and fuzzing).
 
+Upgrades (docs/protocol.md, "Upgrades"): a game lasts weeks, releases change.
+- `version` is the newest rules a release judges (a new game pins it);
+  `versions` every version it judges exactly, oldest first. A release that
+  changes how the rules resolve bumps `version` and keeps the old behaviour:
+  `at_version(v)` is the ruleset judging as version `v` did.
+- `rules_data_by_hash(sha256)` and `scenario_by_hash(name, sha256)` give the
+  rules data or built-in scenario with that hash if any release shipped it
+  (today's or a kept one), else None: a game pins its data by hash, so an
+  edit of the built-in data never strands a game in progress.
+- `rebind(state, rules_data, previous_rules_data)` is the state under this
+  ruleset (at its version) and `rules_data` after an agreed rules change; it
+  raises one of `illegal_errors` with the reason if the change cannot apply.
+
 Optional (pbem/cli_orders.py asks with getattr and says so when missing):
 - `explain(state, subject)` -> (JSON data, text) about one piece the
   ruleset names (`subject`, e.g. a unit id), or about the whole board
@@ -70,7 +83,16 @@ class ScenarioInfo:
 class Ruleset(Protocol):
     name: str
     version: str
+    versions: tuple[str, ...]
     illegal_errors: tuple[type[Exception], ...]
+
+    def at_version(self, version: str) -> Ruleset: ...
+
+    def rules_data_by_hash(self, sha256: str) -> bytes | None: ...
+
+    def scenario_by_hash(self, name: str, sha256: str) -> bytes | None: ...
+
+    def rebind(self, state: Any, rules_data: bytes, previous_rules_data: bytes) -> Any: ...
 
     def default_rules_data(self) -> bytes: ...
 

@@ -217,17 +217,21 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 
 
 def move(
-    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None
+    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None,
+    propose_rules: Any = None, accept_rules: bool = False,
 ) -> tuple[Path, SignedFile, referee.Outlook]:
+    """Write my next file; it may propose other rules (a movefile.RulesProposal) or accept the rules
+    change the last file proposes (pbem.ruleschange: then my orders are judged by the new rules)."""
     with lock.hold(folder, "pbem move"):
-        return _move(folder, me, orders, note, keys)
+        return _move(folder, me, orders, note, keys, propose_rules, accept_rules)
 
 
 def _move(
-    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None
+    folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
+    propose_rules: Any = None, accept_rules: bool = False,
 ) -> tuple[Path, SignedFile, referee.Outlook]:
     game = referee.load(folder)
-    view = referee.outlook(game, me)
+    view = referee.outlook(game, me, accept_rules)
     player = game.player(view.role)
     assert player is not None
     pending_secrets: list[str] = []
@@ -236,13 +240,17 @@ def _move(
         pending_secrets.append(line)
         return commitments.decision(line, me, game.game_id, player.nonce, keys or Path("."), remember=False)
 
-    decisions = parse_orders(game, view.resolution.state, orders, secret)
+    judged = game
+    if view.changed is not None:  # orders read by the rules they will be judged by
+        judged = game.copy()
+        judged.setup = view.changed
+    decisions = parse_orders(judged, view.resolution.state, orders, secret)
     if decisions and view.pending.side != player.side:
         raise WrongTurn(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = referee.make_move(game, me, decisions, note)
+    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

@@ -37,6 +37,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (wheel,) = (tmp_path / "dist").glob("pbem-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("scenarios/") and n.endswith("tauris.toml") for n in names), names
+    # the store of every shipped rules data and scenario by hash (docs/protocol.md, "Upgrades")
+    assert any(n.startswith("scenarios/war_galley/pinned/rules/") and n.endswith(".json") for n in names), names
+    assert any(n.startswith("scenarios/fleets/pinned/rules/") for n in names), names
     assert any(n.startswith("templates/") for n in names)
     assert not any(n.startswith("tests/") for n in names)
     return wheel

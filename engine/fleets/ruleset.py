@@ -16,6 +16,8 @@ from engine.fleets.state import State, decode_state, encode_state
 class Fleets(Adapter):
     name = "fleets"
     version = "1"
+    versions = ("1",)  # every version judged here (engine.adapter.Adapter.at_version)
+    data_folder = "fleets"  # scenarios/fleets/pinned/: every rules data and scenario shipped, by hash
     illegal_errors: tuple[type[Exception], ...] = (FleetsError,)
     demo_scenario = "salamis-480"
     report_templates = "fleets"  # templates/fleets/: board, sheets, style (docs/reports.md)

@@ -42,6 +42,8 @@ TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 class WarGalley(Adapter):
     name = "war-galley"
     version = "1"
+    versions = ("1",)  # every version judged here (engine.adapter.Adapter.at_version)
+    data_folder = "war_galley"  # scenarios/war_galley/pinned/: every rules data and scenario shipped, by hash
     illegal_errors: tuple[type[Exception], ...] = (RulesError,)
 
     # --- data ---
