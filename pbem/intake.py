@@ -279,18 +279,22 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
 
 
-def sender(message: Message) -> str:
-    """The address in the From header, or "" : read from the raw header, never raising, printable."""
+def sender(message: Message, what: str = "a message") -> str:
+    """The address in the From header ("" if none), printable; MalformedFile if the stdlib cannot read it.
+
+    A From the standard library refuses (an encoded CR LF smuggling a Bcc:
+    line, say) is a hostile message, refused as such rather than guessed at.
+    """
     from email.utils import parseaddr
 
     from pbem.textsafe import visible
 
     try:
-        raw = next((str(value) for name, value in message.raw_items() if name.lower() == "from"), "")
-        address = parseaddr(raw[:998])[1]  # RFC 5322's line limit: a From longer is no one's address
-    except Exception:  # the stdlib on a hostile header: the message has no sender we can name
-        return ""
-    return visible(address)
+        value = message.get("From")
+        text = "" if value is None else str(value)
+    except Exception as exc:  # ValueError from the header registry, and whatever else it raises
+        raise MalformedFile(f"{what}: its From header cannot be read ({_why(exc)})") from None
+    return visible(parseaddr(text[:998])[1])  # RFC 5322's line limit: a From longer is no one's address
 
 
 def header(message: Message, name: str) -> str:

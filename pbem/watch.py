@@ -36,7 +36,7 @@ from typing import Callable, Iterator, Protocol
 
 from pbem import identity as ids, intake, lock, movefile, referee, session
 from pbem.errors import (
-    FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
+    BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
 )
 from pbem.mailconfig import MailConfig, MailState, Server
 
@@ -227,13 +227,6 @@ def games_by_id(folders: list[Path], result: Round | None = None) -> dict[str, P
     return found
 
 
-def _game_of(raw: bytes) -> str | None:
-    try:
-        return movefile.parse(raw, "").body.game
-    except PbemError:
-        return None
-
-
 @dataclass
 class Message:
     """One message, read: who sent it and the files of the player's games in it, by game."""
@@ -334,7 +327,7 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
         return None
     try:
         parsed = intake.as_email(data, what)
-        sender = intake.sender(parsed)
+        sender = intake.sender(parsed, what)
         what = f"message {key} from {sender or 'an unknown sender'}"
         found = intake.from_message(parsed, what)
     except PbemError as exc:
@@ -344,16 +337,23 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
         _refuse(box, key, state, result, MalformedFile(f"{what}: not a readable email ({intake._why(exc)})"))
         return None
     by_game: dict[str, list[tuple[bytes, str]]] = {}
+    broken: list[PbemError] = []
     for file in found:
-        game_id = _game_of(file.raw)
+        try:
+            game_id: str | None = movefile.parse(file.raw, file.what).body.game
+        except PbemError as exc:  # armor, a .pbem name or a pbem body's start, and no pbem file
+            broken.append(exc)
+            continue
         if game_id in games:
             by_game.setdefault(game_id, []).append((file.raw, file.what))
     if not by_game:
         claimed = intake.header(parsed, "X-Pbem-Game")
-        if not found and claimed in games:  # says it is a file of this game, and holds none
+        if broken:
+            _refuse(box, key, state, result, broken[0])
+        elif not found and claimed in games:  # says it is a file of this game, and holds none
             _refuse(box, key, state, result, MalformedFile(f"{what}: names game {claimed} but holds no pbem file"))
         else:
-            box.handled(key, seen=False)  # the player's other mail: his, left unread
+            box.handled(key, seen=False)  # the player's other mail (or another game's): his, left unread
         return None
     return Message(key, what, sender, by_game)
 
@@ -428,9 +428,11 @@ def _add(folder: Path, files: list[tuple[bytes, str]], what: str) -> tuple[list[
     waiting: list[str] = []
     for seq, author, raw, where in later:
         player = game.player(author)
-        if player is not None:
-            signed = movefile.parse(raw, where)
-            ids.verify(player.key, signed.signature, signed.body_bytes, where)  # BadSignature: refused for good
+        if player is None:  # the guest's key comes in file 1: nothing here can tell his file from a forgery
+            raise BrokenChain(f"{where}: is file {seq}, but the game has no file 1 yet, so no key to check it "
+                              f"by; pbem receive it by hand once file 1 is in")
+        signed = movefile.parse(raw, where)
+        ids.verify(player.key, signed.signature, signed.body_bytes, where)  # BadSignature: refused for good
         waiting.append(f"{where}: file {seq} waits for file {needed}, not yet received; left for the next round")
     authors = {seq: author for seq, author, _, _ in parsed}
     received = session.receive(folder, ready) if ready else session.Received([], [])
