@@ -282,3 +282,21 @@ def test_a_learned_address_is_kept_and_a_different_one_only_shown(tmp_path: Path
     assert state.learn_from("i", "not an address", 3, None) is None and state.learned("i") is None
     state.set_address("g", "bob@new.org")  # pbem send --to: the player decides
     assert state.learned("g") == "bob@new.org"
+
+
+def test_a_maildir_round_refuses_the_hostile_and_moves_only_the_real_message_to_cur(duel: Game) -> None:
+    """The same loop over a Maildir: hostile messages stay in new/ unread, handled in the state; Bob's goes to cur/."""
+    text = duel.alice_cfg.read_text()
+    imap = text[text.index("[imap]") : text.index("[games]")]
+    duel.alice_cfg.write_text(text.replace(imap, f'[maildir]\npath = "{duel.mail.maildirs["alice"]}"\n'))
+    for attack in (poison_from, nested_1000):
+        duel.deliver(attack(duel)[0])
+    duel.bob_sends()
+    code, output = duel.alice_round()
+    assert code == 4 and output.count("refused (never read again)") == 2, output
+    assert "added 000001.pbem" in output
+    new = list((duel.mail.maildirs["alice"] / "new").iterdir())
+    cur = list((duel.mail.maildirs["alice"] / "cur").iterdir())
+    assert len(new) == 2 and len(cur) == 1 and cur[0].name.endswith(":2,S")
+    code, output = duel.alice_round()
+    assert code == 0 and "refused" not in output and "added" not in output, output
