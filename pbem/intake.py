@@ -268,7 +268,7 @@ def _check_shape(message: Message, what: str) -> None:
             raise MalformedFile(f"{what}: more than {MAX_MIME_PARTS} MIME parts; no pbem message has that many")
         payload = part.get_payload()
         if isinstance(payload, list):
-            stack.extend((child, depth + 1) for child in reversed(payload) if hasattr(child, "get_payload"))
+            stack.extend((child, depth + 1) for child in reversed(payload) if not isinstance(child, str))
 
 
 def _why(exc: BaseException) -> str:
@@ -356,7 +356,7 @@ def _leaves(message: Message) -> Iterable[Message]:
         part = stack.pop()
         payload = part.get_payload() if part.is_multipart() else None
         if isinstance(payload, list):
-            stack.extend(reversed([child for child in payload if hasattr(child, "get_payload")]))
+            stack.extend(reversed([child for child in payload if not isinstance(child, str)]))
         else:
             yield part
 

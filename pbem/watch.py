@@ -392,9 +392,9 @@ def _take(
             result.lines.append(f"{folder}: {message.what} holds nothing new (already in the game)")
         taken.added += len(added)
         if added:
-            line = _learn(folder, config, state, game_id, message.sender, authors, keys, key)
-            if line:
-                result.lines.append(f"{folder}: {line}")
+            learned = _learn(folder, config, state, game_id, message.sender, authors, keys, key)
+            if learned:
+                result.lines.append(f"{folder}: {learned}")
     return taken
 
 
