@@ -60,7 +60,7 @@ def send_file(
     mailer.send(config.smtp, message)
     state.mark_sent(game.game_id, seq)
     if to:
-        state.learn(game.game_id, to)
+        state.set_address(game.game_id, to)
     state.save()
     return address
 

@@ -11,7 +11,15 @@ A source's form is decided once, from its start, and never guessed again
   email message (any transfer encoding, multipart, attachments);
 - anything else is text (a paste, a saved body) searched for armored blocks.
 
-Messages are read with the standard library's `email` and `mailbox` parsers.
+Messages are read with the standard library's `email` and `mailbox` parsers,
+but never handed to them unbounded (docs/mail.md, "Hostile mail"): the
+parser recurses on MIME nesting, so the Content-Type headers are counted in
+the raw bytes first (nesting can go no deeper than twice their number), and
+the parsed message must then hold at most MAX_MIME_DEPTH levels, MAX_MIME_PARTS
+parts and MAX_DECODED_BYTES of decoded payload. Anything the stdlib raises
+on a hostile message becomes MalformedFile naming the message. HTML parts
+become text through the stdlib's html.parser, fed in bounded pieces so that
+its rescans of an unclosed tag stay linear in the whole (`html_text`).
 In a message, a part whose decoded bytes start as a pbem body does (or
 named `*.pbem`) is a raw file; every other part is text searched for armor
 (pbem.armor finds blocks anywhere: mid-line, re-flowed, in [code] or fences).
@@ -22,10 +30,10 @@ Input is read to at most a bound a legal source can reach, then refused.
 
 from __future__ import annotations
 
-import html
 import re
 import tempfile
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterable
 
@@ -48,8 +56,25 @@ _MAIL_FIELDS = re.compile(
     rb"reply-to|cc|x-pbem-game):",
     re.IGNORECASE | re.MULTILINE,
 )
-_TAG = re.compile(r"<[^>]*>")
-_BREAK = re.compile(r"<\s*(br|/p|/div|/pre|/tr)\b[^>]*>", re.IGNORECASE)
+# A pbem message is a body, an HTML alternative and an attachment or two; mail
+# programs nest multipart/mixed > alternative > related at most. Far above that.
+MAX_MIME_DEPTH = 8
+MAX_MIME_PARTS = 64
+MAX_DECODED_BYTES = MAX_MESSAGE_BYTES
+# A line that starts a Content-Type header, after any line break the stdlib
+# parser splits on (it splits on \r, \n and \r\n; the rest are counted too,
+# as over-counting is safe). Only such a header makes the parser recurse.
+_CONTENT_TYPE = re.compile(rb"(?:\A|[\r\n\x0b\x0c\x1c\x1d\x1e])content-type", re.IGNORECASE)
+# html.parser rescans an unclosed tag to the end of what it was fed, once per
+# "<": fed pieces of about this many characters, always cut just before a "<"
+# (so no tag is ever cut), that rescan costs at most this much per character.
+HTML_PIECE = 128
+# html.parser costs about a microsecond a character on hostile markup: a message's
+# HTML parts are read up to this many characters in all (an armored 1 MiB file
+# in HTML is under 2 MiB); the rest of its HTML is not searched (its plain parts are).
+MAX_HTML_CHARS = 4 * MAX_FILE_BYTES
+# Elements after which a mail program shows a line break.
+_BREAK_AFTER = frozenset({"p", "div", "pre", "tr", "li", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 @dataclass(frozen=True)
@@ -137,7 +162,7 @@ def read_bytes(data: bytes, what: str) -> list[Found]:
     if form == "mbox":
         return _read_mbox(data, what, None)
     if form == "message":
-        found = from_message(as_email(data), what)
+        found = from_message(as_email(data, what), what)
     else:
         found = from_text(data.decode("utf-8", errors="replace"), what)
     if not found:
@@ -157,7 +182,8 @@ def _read_mbox(data: bytes, what: str, path: Path | None) -> list[Found]:
     found: list[Found] = []
     try:
         for number, key in enumerate(box.keys(), 1):
-            found.extend(from_message(as_email(box.get_bytes(key)), f"{what} (message {number})"))
+            where = f"{what} (message {number})"
+            found.extend(from_message(as_email(box.get_bytes(key), where), where))
     finally:
         box.close()
     if not found:
@@ -169,60 +195,169 @@ def read_maildir(path: Path) -> list[Found]:
     """Every pbem file in every message of a Maildir (new/ and cur/), oldest first."""
     import mailbox
 
-    box = mailbox.Maildir(path, factory=None, create=False)
     found: list[Found] = []
-    for key in maildir_keys(box):
-        found.extend(from_message(as_email(box.get_bytes(key)), f"{path} (message {key})"))
+    messages = maildir_messages(path)
+    for key, file in messages:
+        where = f"{path} (message {key})"
+        found.extend(from_message(as_email(read_bounded(file, MAX_MESSAGE_BYTES), where), where))
     if not found:
-        raise MalformedFile(f"no pbem file in {path} (a Maildir of {len(box)} messages)")
+        raise MalformedFile(f"no pbem file in {path} (a Maildir of {len(messages)} messages)")
     return _unique(found)
 
 
-def maildir_keys(box: mailbox.Maildir) -> list[str]:
-    """Message keys in delivery order (a Maildir name starts with its delivery time)."""
-    return sorted(box.keys(), key=lambda key: _delivery_time(box, key))
+def maildir_messages(path: Path) -> list[tuple[str, Path]]:
+    """(key, file) of each message in a Maildir's new/ and cur/, in delivery order (their times).
+
+    Read from the folder itself, not through mailbox.Maildir's parsed
+    messages: ordering must not parse (a hostile message can make the parser
+    fail) nor load a message of any size. A key is the name before ":2,".
+    """
+    import os
+
+    found: list[tuple[float, str, Path]] = []
+    for sub in ("new", "cur"):
+        try:
+            entries = list(os.scandir(path / sub))
+        except OSError as exc:
+            raise FolderProblem(f"{path / sub}: cannot read ({exc.strerror})") from None
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                when = entry.stat(follow_symlinks=False).st_mtime
+            except OSError:  # gone since the listing (another mail program moved it)
+                continue
+            found.append((when, entry.name.split(":", 1)[0], Path(entry.path)))
+    return [(key, file) for _, key, file in sorted(found)]
 
 
-def _delivery_time(box: mailbox.Maildir, key: str) -> tuple[float, str]:
-    try:
-        return (float(box.get_message(key).get_date()), key)
-    except (KeyError, OSError):
-        return (0.0, key)
-
-
-def as_email(data: bytes) -> EmailMessage:
+def as_email(data: bytes, what: str = "a message") -> EmailMessage:
+    """`data` parsed as one email, within the bounds above; MalformedFile naming `what` if not."""
     if len(data) > MAX_MESSAGE_BYTES:
-        raise MalformedFile(f"a message of {len(data)} bytes; no message a player is sent is that large")
+        raise MalformedFile(f"{what}: {len(data)} bytes, more than the {MAX_MESSAGE_BYTES} any message a player is sent can be")
+    headers = 0
+    for _ in _CONTENT_TYPE.finditer(data):  # before the parser recurses: it would on every one of them
+        headers += 1
+        if headers > MAX_MIME_PARTS:
+            raise MalformedFile(f"{what}: more than {MAX_MIME_PARTS} MIME parts; no pbem message has that many")
     import email
     import email.policy
     from email.message import EmailMessage
 
-    message = email.message_from_bytes(data, policy=email.policy.default)
+    try:
+        message = email.message_from_bytes(data, policy=email.policy.default)
+    except Exception as exc:  # the stdlib parser on hostile input (ValueError, IndexError, ...): the message's fault
+        raise MalformedFile(f"{what}: not a readable email ({_why(exc)})") from None
     assert isinstance(message, EmailMessage)
+    _check_shape(message, what)
     return message
 
 
+def _check_shape(message: Message, what: str) -> None:
+    """At most MAX_MIME_DEPTH levels and MAX_MIME_PARTS parts, walked without recursion."""
+    parts = 0
+    stack: list[tuple[Message, int]] = [(message, 1)]
+    while stack:
+        part, depth = stack.pop()
+        parts += 1
+        if depth > MAX_MIME_DEPTH:
+            raise MalformedFile(f"{what}: MIME parts nested more than {MAX_MIME_DEPTH} deep; no pbem message is")
+        if parts > MAX_MIME_PARTS:
+            raise MalformedFile(f"{what}: more than {MAX_MIME_PARTS} MIME parts; no pbem message has that many")
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend((child, depth + 1) for child in reversed(payload) if not isinstance(child, str))
+
+
+def _why(exc: BaseException) -> str:
+    """An exception from the stdlib, as a short visible phrase."""
+    from pbem.textsafe import visible
+
+    text = visible(str(exc))
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
+
+
+def sender(message: Message, what: str = "a message") -> str:
+    """The address in the From header ("" if none), printable; MalformedFile if the stdlib cannot read it.
+
+    A From the standard library refuses (an encoded CR LF smuggling a Bcc:
+    line, say) is a hostile message, refused as such rather than guessed at.
+    """
+    from email.utils import parseaddr
+
+    from pbem.textsafe import visible
+
+    try:
+        value = message.get("From")
+        text = "" if value is None else str(value)
+    except Exception as exc:  # ValueError from the header registry, and whatever else it raises
+        raise MalformedFile(f"{what}: its From header cannot be read ({_why(exc)})") from None
+    return visible(parseaddr(text[:998])[1])  # RFC 5322's line limit: a From longer is no one's address
+
+
+def header(message: Message, name: str) -> str:
+    """A header's raw value as visible text, or "" ; never raises."""
+    from pbem.textsafe import visible
+
+    try:
+        raw = next((str(value) for key, value in message.raw_items() if key.lower() == name.lower()), "")
+    except Exception:
+        return ""
+    return visible(" ".join(raw.split()))[:200]
+
+
 def from_message(message: Message, what: str) -> list[Found]:
-    """The pbem files in one email: raw attachments and armor in any text part."""
-    message_id = str(message.get("Message-ID", "") or "").strip()
+    """The pbem files in one email: raw attachments and armor in any text part.
+
+    MalformedFile if the stdlib fails on any part of it, or if its parts
+    decode to more than MAX_DECODED_BYTES.
+    """
+    try:
+        return _from_message(message, what)
+    except MalformedFile:
+        raise
+    except Exception as exc:  # a header or payload the stdlib cannot read (a CR in an address, ...)
+        raise MalformedFile(f"{what}: not a readable email ({_why(exc)})") from None
+
+
+def _from_message(message: Message, what: str) -> list[Found]:
+    message_id = header(message, "Message-ID")
     found: list[Found] = []
+    decoded = 0
+    html_left = MAX_HTML_CHARS
     for number, part in enumerate(_leaves(message), 1):
         payload = part.get_payload(decode=True)
         if not isinstance(payload, bytes) or not payload:
             continue
+        decoded += len(payload)
+        if decoded > MAX_DECODED_BYTES:
+            raise MalformedFile(f"{what}: its parts decode to more than {MAX_DECODED_BYTES} bytes; no pbem message does")
         filename = part.get_filename() or ""
         where = f"{what} (attachment {filename})" if filename else f"{what} (part {number})" if number > 1 else what
         if payload.startswith(RAW_START) or filename.endswith(".pbem"):
             found.append(Found(payload, where, message_id))
             continue
         text = _part_text(part, payload)
+        if part.get_content_type() == "text/html":
+            if len(text) > html_left:
+                continue
+            html_left -= len(text)
+            text = html_text(text)
         found.extend(Found(f.raw, f.what, message_id) for f in from_text(text, where))
     return _unique(found)
 
 
 def _leaves(message: Message) -> Iterable[Message]:
-    for part in message.walk():
-        if not part.is_multipart():
+    """The non-multipart parts in order, without recursion (the depth is bounded already, but still)."""
+    stack = [message]
+    while stack:
+        part = stack.pop()
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            stack.extend(reversed([child for child in payload if not isinstance(child, str)]))
+        else:
             yield part
 
 
@@ -232,9 +367,56 @@ def _part_text(part: Message, payload: bytes) -> str:
         text = payload.decode(charset, errors="replace")
     except LookupError:  # an unknown charset name: the armor is ASCII anyway
         text = payload.decode("utf-8", errors="replace")
-    if part.get_content_type() == "text/html":
-        text = html.unescape(_TAG.sub("", _BREAK.sub("\n", text)))
     return text
+
+
+class _Text(HTMLParser):
+    """The text of an HTML document, with a line break where a mail program shows one."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":
+            self.out.append("\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _BREAK_AFTER:
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        self.out.append(data)
+
+
+def html_text(markup: str) -> str:
+    """The text of `markup`, entities decoded; linear time in its length, whatever it holds.
+
+    html.parser, fed a tag that never closes, retries it at every later "<"
+    up to the end of its input: one feed of a flood of "<br" is quadratic.
+    Fed pieces cut just before a "<", each closed before the next (an
+    unclosed tag then ends as text, as at the end of a document), no retry
+    reaches past its piece: at most HTML_PIECE characters rescanned per "<".
+    """
+    parser = _Text()
+    start = 0
+    cut = markup.find("<", 1)
+    while cut >= 0:
+        if cut - start >= HTML_PIECE:
+            _feed(parser, markup[start:cut])
+            start = cut
+        cut = markup.find("<", cut + 1)
+    _feed(parser, markup[start:])
+    return "".join(parser.out)
+
+
+def _feed(parser: _Text, piece: str) -> None:
+    parser.feed(piece)
+    parser.close()
+    parser.reset()  # no state (an unclosed <script>, a half tag) carries into the next piece
 
 
 def from_text(text: str, what: str) -> list[Found]:

@@ -172,8 +172,11 @@ class MailState:
             self.data = {}
         except (OSError, ValueError) as exc:
             raise MailProblem(f"{path}: unreadable mail state ({exc}); move it aside to start afresh") from None
-        for key in ("sent", "learned", "imap", "maildir"):
-            self.data.setdefault(key, {})
+        if not isinstance(self.data, dict):
+            raise MailProblem(f"{path}: unreadable mail state (not a JSON object); move it aside to start afresh")
+        for key in ("sent", "learned", "imap", "maildir", "refused", "shown"):
+            if not isinstance(self.data.get(key), dict):
+                self.data[key] = {}
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -187,8 +190,55 @@ class MailState:
         if seq not in sent:
             sent.append(seq)
 
-    def learn(self, game: str, address: str) -> None:
+    def set_address(self, game: str, address: str) -> None:
+        """The player named the opponent's address (`pbem send --to`): it replaces any learned one."""
         self.data["learned"][game] = address
 
     def learned(self, game: str) -> str | None:
-        return self.data["learned"].get(game)
+        value = self.data["learned"].get(game)
+        return value if isinstance(value, str) else None
+
+    def learn_from(self, game: str, sender: str, seq: int, configured: str | None) -> str | None:
+        """A message from `sender` added file `seq`, signed by the opponent: learn it if nothing is known yet.
+
+        Returns the line to show, if any. The first address learned stays
+        (trust on first use): the From of a later message is shown, once per
+        address, and never used by itself, since whoever has a copy of the
+        opponent's new file can mail it (docs/security.md, "The mail loop").
+        """
+        if not plausible_address(sender):
+            return None
+        current = configured or self.learned(game)
+        if current is None:
+            self.data["learned"][game] = sender
+            return (f"your opponent's address is now {sender} (the message that brought his file {seq}); "
+                    f"pbem send --to ADDRESS or [games] changes it")
+        if sender.lower() == current.lower():
+            return None
+        shown = self.data["shown"].setdefault(game, [])
+        if sender.lower() in shown:
+            return None
+        shown.append(sender.lower())
+        where = "[games]" if configured else "learned first"
+        return (f"file {seq} came from {sender}, but pbem sends to {current} ({where}); "
+                f"if your opponent has moved, pbem send --to {sender} (or set [games])")
+
+    def refused(self, message: str, reason: str) -> None:
+        """A message refused for good, with its reason; the latest REFUSED_KEPT are kept."""
+        refused = self.data["refused"]
+        refused.pop(message, None)
+        refused[message] = reason
+        while len(refused) > REFUSED_KEPT:
+            refused.pop(next(iter(refused)))
+
+
+REFUSED_KEPT = 500
+
+
+def plausible_address(address: str) -> bool:
+    """One mailbox, local@domain, as parseaddr leaves it: no spaces, controls or second @ in the domain."""
+    local, at, domain = address.rpartition("@")
+    return (
+        bool(at and local and domain) and len(address) <= 254
+        and all(33 <= ord(ch) < 127 for ch in address) and "@" not in domain
+    )

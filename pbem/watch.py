@@ -1,28 +1,51 @@
 """`pbem mail --once` / `pbem watch`: read new mail, receive it, let the machine answer the machine.
 
-One round: fetch the messages not read before (IMAP, or a Maildir), find
+One round: fetch the messages not handled before (IMAP, or a Maildir), find
 the pbem files in each (pbem.intake), add those of the player's games
 (session.receive), and then, in every game where the player is next and
 has nothing to decide, write the acknowledgement (or the final file) and
 mail it at once. People write only the files in which they decide.
 
-A bad message (a forged or damaged file, another game) is reported in one
-line and the round goes on; it is never fatal to the other messages.
+Nothing in a message can stop the round (docs/mail.md, "Hostile mail").
+Each message is read in its own error boundary, and the mail state is saved
+after each. A message ends one of two ways:
+
+- handled: its files were added, or it is refused for good (unreadable,
+  hostile, too deep, too large, a forged or damaged file, no pbem file where
+  its headers promise one), or it holds nothing for these games. A refusal
+  is one line, printed once (a handled message is never read again) and
+  kept in the mail state with its reason;
+- left for the next round: the game folder is locked or cannot be written
+  (a full disk), a validly signed file waits for an earlier one not yet
+  received, the server went away. It is fetched again next round (IMAP:
+  its UID stays in the state's `pending`, whatever the high-water mark).
+
+Only a handled message that carried a file of the player's games is marked
+read in the mailbox (\\Seen, or moved to cur/ with the S flag): other mail
+is the player's, and is left as it was.
 """
 
 from __future__ import annotations
 
-import mailbox
+import contextlib
+import os
 import ssl
 from dataclasses import dataclass, field
-from email.message import Message
-from email.utils import parseaddr
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
-from pbem import intake, movefile, referee, session
-from pbem.errors import MailProblem, PbemError
+from pbem import identity as ids, intake, lock, movefile, referee, session
+from pbem.errors import (
+    BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
+)
 from pbem.mailconfig import MailConfig, MailState, Server
+
+# Failures that say nothing about the message: the same message may be added later.
+TRANSIENT = (FolderProblem, MissingFile, RulesetProblem)  # FolderLocked is a FolderProblem
+
+
+def transient(exc: PbemError) -> bool:
+    return isinstance(exc, TRANSIENT) and not isinstance(exc, RulesetFailure)
 
 
 @dataclass
@@ -33,96 +56,193 @@ class Round:
     errors: list[PbemError] = field(default_factory=list)
     decisions: list[Path] = field(default_factory=list)  # games waiting on the player's own decision
 
-
-# ----- fetching ---------------------------------------------------------------------------
-
-
-@dataclass
-class Fetched:
-    key: str  # the message's id in its mailbox (IMAP UID or Maildir key)
-    message: Message
+    def fail(self, exc: PbemError, line: str) -> None:
+        self.errors.append(exc)
+        self.lines.append(line)
 
 
-def fetch_imap(server: Server, state: MailState) -> tuple[list[Fetched], Callable[[list[str]], None]]:
-    """Messages with UIDs above the last one read; and a callback marking the pbem ones \\Seen."""
-    from imapclient import IMAPClient
+# ----- mailboxes --------------------------------------------------------------------------
+
+
+class Mailbox(Protocol):
+    """Where a round reads: the messages to look at, each read bounded, each marked once handled."""
+
+    name: str
+
+    def keys(self) -> list[str]: ...
+
+    def read(self, key: str) -> bytes: ...
+
+    def handled(self, key: str, seen: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ImapBox:
+    """An IMAP folder. State: UIDVALIDITY, the highest UID looked at, and the UIDs left pending below it."""
+
+    def __init__(self, server: Server, state: MailState) -> None:
+        from imapclient import IMAPClient
+
+        self.where = f"IMAP {server.host}:{server.port}"
+        self.state = state
+        password = server.password()
+        with self._errors():
+            context = ssl.create_default_context(cafile=server.cafile or None)
+            self.client = IMAPClient(server.host, port=server.port, ssl=server.security == "tls", ssl_context=context, timeout=60)
+        try:
+            with self._errors():
+                if server.security == "starttls":
+                    self.client.starttls(context)
+                self.client.login(server.user, password or "")
+                selected = self.client.select_folder(server.folder)
+                validity = int(selected[b"UIDVALIDITY"])
+                self.name = f"{server.user}@{server.host}:{server.port}/{server.folder}"
+                seen = state.data["imap"].get(self.name, {})
+                same = seen.get("uidvalidity") == validity
+                last = int(seen.get("last_uid", 0)) if same else 0
+                pending = {int(uid) for uid in seen.get("pending", [])} if same else set()
+                new = {uid for uid in self.client.search(["UID", f"{last + 1}:*"]) if uid > last}
+                listed = sorted(pending | new)
+                # Sizes first (RFC822.SIZE): a message over the bound is refused without downloading it.
+                sizes = self.client.fetch(listed, ["RFC822.SIZE"]) if listed else {}
+                self.sizes = {int(uid): int(data[b"RFC822.SIZE"]) for uid, data in sizes.items()}
+                self.uids = [uid for uid in listed if uid in self.sizes]  # a pending one deleted since is gone
+                self.entry = {"uidvalidity": validity, "last_uid": max([last, *new]), "pending": list(self.uids)}
+                state.data["imap"][self.name] = self.entry
+        except MailProblem:
+            self.close()
+            raise
+
+    def _errors(self) -> contextlib.AbstractContextManager[None]:
+        return _imap_errors(self.where)
+
+    def keys(self) -> list[str]:
+        return [str(uid) for uid in self.uids]
+
+    def read(self, key: str) -> bytes:
+        uid = int(key)
+        limit = intake.MAX_MESSAGE_BYTES
+        if self.sizes[uid] > limit:
+            raise MalformedFile(f"message {key}: {self.sizes[uid]} bytes, more than the {limit} a pbem message can be; not downloaded")
+        with self._errors():
+            # At most one byte over the bound, whatever size the server claimed.
+            fetched = self.client.fetch([uid], [f"BODY.PEEK[]<0.{limit + 1}>"]).get(uid, {})
+        data = next((value for name, value in fetched.items() if bytes(name).startswith(b"BODY[")), None)
+        if not isinstance(data, bytes):
+            raise MissingFile(f"message {key}: the server sent no body (deleted meanwhile?)")
+        return data
+
+    def handled(self, key: str, seen: bool) -> None:
+        uid = int(key)
+        if uid in self.entry["pending"]:
+            self.entry["pending"].remove(uid)
+        if seen:
+            with self._errors():
+                self.client.add_flags([uid], [b"\\Seen"])
+
+    def close(self) -> None:
+        try:
+            self.client.logout()
+        except Exception:  # gone already: nothing to close
+            pass
+
+
+@contextlib.contextmanager
+def _imap_errors(where: str) -> Iterator[None]:
+    """Any failure of the connection (or a server's nonsense reply) as MailProblem in one line."""
     from imapclient.exceptions import IMAPClientError
 
-    where = f"IMAP {server.host}:{server.port}"
-    password = server.password()
     try:
-        context = ssl.create_default_context(cafile=server.cafile or None)
-        client = IMAPClient(server.host, port=server.port, ssl=server.security == "tls", ssl_context=context, timeout=60)
-        if server.security == "starttls":
-            client.starttls(context)
-        client.login(server.user, password or "")
-        selected = client.select_folder(server.folder)
-        validity = int(selected[b"UIDVALIDITY"])
-        mark = f"{server.user}@{server.host}:{server.port}/{server.folder}"
-        seen = state.data["imap"].get(mark, {})
-        last = int(seen.get("last_uid", 0)) if seen.get("uidvalidity") == validity else 0
-        uids = [uid for uid in client.search(["UID", f"{last + 1}:*"]) if uid > last]
-        fetched: list[Fetched] = []
-        for uid, data in sorted(client.fetch(uids, ["BODY.PEEK[]"]).items()) if uids else []:
-            fetched.append(Fetched(str(uid), intake.as_email(data[b"BODY[]"])))
-        if uids:
-            state.data["imap"][mark] = {"uidvalidity": validity, "last_uid": max(uids)}
+        yield
     except MailProblem:
         raise
-    except (IMAPClientError, OSError, ssl.SSLError) as exc:
-        raise MailProblem(f"{where}: {exc}") from None
-    except PbemError as exc:
+    except (IMAPClientError, OSError, ssl.SSLError, EOFError, PbemError) as exc:
         raise MailProblem(f"{where}: {exc}") from None
 
-    def done(keys: list[str]) -> None:
+
+class MaildirBox:
+    """A Maildir. State: the keys handled; every other message in new/ or cur/ is looked at."""
+
+    def __init__(self, path: Path, state: MailState) -> None:
+        if not intake.is_maildir(path):
+            raise MailProblem(f"{path}: not a Maildir (it needs cur/ and new/)")
+        self.path = path
+        self.name = str(path)
+        self.files = dict(intake.maildir_messages(path))
+        read = set(state.data["maildir"].get(str(path), [])) & set(self.files)
+        self.read_keys = read
+        state.data["maildir"][str(path)] = sorted(read)
+        self.state = state
+
+    def keys(self) -> list[str]:
+        return [key for key in self.files if key not in self.read_keys]
+
+    def read(self, key: str) -> bytes:
+        return intake.read_bounded(self.files[key], intake.MAX_MESSAGE_BYTES)
+
+    def handled(self, key: str, seen: bool) -> None:
+        self.read_keys.add(key)
+        self.state.data["maildir"][str(self.path)] = sorted(self.read_keys)
+        if seen:
+            self._mark_seen(self.files[key])
+
+    def _mark_seen(self, file: Path) -> None:
+        """new/KEY -> cur/KEY:2,S, or add S to a cur/ name's flags (the Maildir convention)."""
+        name = file.name
+        base, _, flags = name.partition(":2,")
+        flags = "".join(sorted(set(flags) | {"S"}))
         try:
-            if keys:
-                client.add_flags([int(k) for k in keys], [b"\\Seen"])
-            client.logout()
-        except (IMAPClientError, OSError) as exc:
-            raise MailProblem(f"{where}: {exc}") from None
+            os.rename(file, self.path / "cur" / f"{base}:2,{flags}")
+        except OSError:  # moved by the player's mail program meanwhile: it is his to mark
+            pass
 
-    return fetched, done
+    def close(self) -> None:
+        return None
 
 
-def fetch_maildir(path: Path, state: MailState) -> tuple[list[Fetched], Callable[[list[str]], None]]:
-    """Messages of a Maildir not read before; the callback moves the pbem ones to cur/ as seen."""
-    if not intake.is_maildir(path):
-        raise MailProblem(f"{path}: not a Maildir (it needs cur/ and new/)")
-    box = mailbox.Maildir(path, factory=None, create=False)
-    read = set(state.data["maildir"].get(str(path), []))
-    fetched = [Fetched(k, intake.as_email(box.get_bytes(k))) for k in intake.maildir_keys(box) if k not in read]
-    state.data["maildir"][str(path)] = sorted(read | {f.key for f in fetched} & set(box.keys()))
-
-    def done(keys: list[str]) -> None:
-        for key in keys:
-            try:
-                message = box.get_message(key)
-                message.set_subdir("cur")
-                message.add_flag("S")
-                box[key] = message
-            except (KeyError, OSError):
-                continue
-
-    return fetched, done
+def open_mailbox(config: MailConfig, state: MailState) -> Mailbox:
+    if config.imap is not None:
+        return ImapBox(config.imap, state)
+    if config.maildir is not None:
+        return MaildirBox(config.maildir, state)
+    raise MailProblem(f"{config.path}: neither [imap] nor [maildir]: pbem has no mail to read")
 
 
 # ----- a round --------------------------------------------------------------------------
 
 
-def games_by_id(folders: list[Path]) -> dict[str, Path]:
+def games_by_id(folders: list[Path], result: Round | None = None) -> dict[str, Path]:
+    """The game of each folder; one that cannot be loaded is a line (with `result`) and left out."""
     found: dict[str, Path] = {}
     for folder in folders:
-        game = referee.load(folder)
+        try:
+            game = referee.load(folder)
+        except PbemError as exc:
+            if result is None:
+                raise
+            result.fail(exc, f"{folder}: left out of this round: {exc}")
+            continue
         found[game.game_id] = folder
     return found
 
 
-def _game_of(raw: bytes) -> str | None:
-    try:
-        return movefile.parse(raw, "").body.game
-    except PbemError:
-        return None
+@dataclass
+class Message:
+    """One message, read: who sent it and the files of the player's games in it, by game."""
+
+    key: str
+    what: str
+    sender: str
+    by_game: dict[str, list[tuple[bytes, str]]]
+
+
+@dataclass
+class Taken:
+    """What became of one message's files in one game."""
+
+    waiting: bool = False  # left for the next round
+    added: int = 0
 
 
 def run_round(
@@ -135,49 +255,208 @@ def run_round(
 ) -> Round:
     """One round: read, receive, acknowledge. `send(folder, seq)` mails a file and says to whom."""
     result = Round()
-    games = games_by_id(folders)
-    if config.imap is not None:
-        fetched, done = fetch_imap(config.imap, state)
-    elif config.maildir is not None:
-        fetched, done = fetch_maildir(config.maildir, state)
-    else:
-        raise MailProblem(f"{config.path}: neither [imap] nor [maildir]: pbem has no mail to read")
-    ours: list[str] = []
-    for item in fetched:
-        sender = parseaddr(str(item.message.get("From", "")))[1]
-        what = f"message {item.key} from {sender or 'unknown sender'}"
+    games = games_by_id(folders, result)
+    try:
+        box: Mailbox | None = open_mailbox(config, state)
+    except MailProblem as exc:  # no mail this round; what needs sending is still sent
+        result.fail(exc, f"mail: {exc}; nothing read this round")
+        box = None
+    if box is not None:
         try:
-            found = intake.from_message(item.message, what)
-        except PbemError as exc:
-            result.errors.append(exc)
-            result.lines.append(f"{what}: {exc}")
-            continue
-        by_game: dict[str, list[tuple[bytes, str]]] = {}
-        for file in found:
-            game_id = _game_of(file.raw)
-            if game_id in games:
-                by_game.setdefault(game_id, []).append((file.raw, file.what))
-        if by_game:
-            ours.append(item.key)
-        for game_id, files in by_game.items():
-            folder = games[game_id]
-            try:
-                received = session.receive(folder, files)
-            except PbemError as exc:
-                result.errors.append(exc)
-                result.lines.append(f"{folder}: refused {what}: {exc}")
-                continue
-            if sender and folder.resolve() not in config.games:
-                state.learn(game_id, sender)
-            for path in received.added:
-                result.lines.append(f"{folder}: added {path.name} ({what})")
-            if not received.added:
-                result.lines.append(f"{folder}: {what} holds nothing new (already in the game)")
-    done(ours)
+            _read_all(box, config, state, games, keys, key, result)
+        finally:
+            box.close()
+            state.save()
     for folder in games.values():
-        for line in answer(folder, keys, key, state, send, result):
-            result.lines.append(f"{folder}: {line}")
+        try:
+            for line in answer(folder, keys, key, state, send, result):
+                result.lines.append(f"{folder}: {line}")
+        except PbemError as exc:
+            result.fail(exc, f"{folder}: {exc}")
     return result
+
+
+def _read_all(
+    box: Mailbox, config: MailConfig, state: MailState, games: dict[str, Path], keys: Path, key: str | None, result: Round
+) -> None:
+    """Every message, each in its own boundary, the state saved after each; then the ones a gap held back."""
+    held: list[Message] = []  # validly signed files waiting on an earlier one: another try once files are added
+    added = 0
+    for message_key in box.keys():
+        try:
+            message = _read_one(box, message_key, games, state, result)
+        except MailProblem as exc:  # the server went away: the rest is left for the next round
+            result.fail(exc, f"mail: {exc}; the messages not yet read are left for the next round")
+            return
+        if message is None:
+            state.save()
+            continue
+        taken = _take(message, config, state, games, keys, key, result)
+        added += taken.added
+        if taken.waiting:
+            held.append(message)
+        else:
+            try:
+                box.handled(message.key, seen=True)
+            finally:
+                state.save()
+    while held and added:  # file 7 came before file 6 in this very round: 7 can go in now
+        again, held, added = held, [], 0
+        for message in again:
+            taken = _take(message, config, state, games, keys, key, result)
+            added += taken.added
+            if taken.waiting:
+                held.append(message)
+            else:
+                box.handled(message.key, seen=True)
+                state.save()
+
+
+def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, result: Round) -> Message | None:
+    """The message's files for these games; None once it is handled here (refused, or nothing for them)."""
+    what = f"message {key}"
+    try:
+        data = box.read(key)
+    except MailProblem:
+        raise
+    except PbemError as exc:
+        if transient(exc):
+            result.fail(exc, f"{what}: {exc}; left for the next round")
+            return None
+        _refuse(box, key, state, result, exc)
+        return None
+    try:
+        parsed = intake.as_email(data, what)
+        sender = intake.sender(parsed, what)
+        what = f"message {key} from {sender or 'an unknown sender'}"
+        found = intake.from_message(parsed, what)
+    except PbemError as exc:
+        _refuse(box, key, state, result, exc)
+        return None
+    except Exception as exc:  # the stdlib email package on input it was never meant for: the message's fault
+        _refuse(box, key, state, result, MalformedFile(f"{what}: not a readable email ({intake._why(exc)})"))
+        return None
+    by_game: dict[str, list[tuple[bytes, str]]] = {}
+    broken: list[PbemError] = []
+    for file in found:
+        try:
+            game_id: str | None = movefile.parse(file.raw, file.what).body.game
+        except PbemError as exc:  # armor, a .pbem name or a pbem body's start, and no pbem file
+            broken.append(exc)
+            continue
+        if game_id in games:
+            by_game.setdefault(game_id, []).append((file.raw, file.what))
+    if not by_game:
+        claimed = intake.header(parsed, "X-Pbem-Game")
+        if broken:
+            _refuse(box, key, state, result, broken[0])
+        elif not found and claimed in games:  # says it is a file of this game, and holds none
+            _refuse(box, key, state, result, MalformedFile(f"{what}: names game {claimed} but holds no pbem file"))
+        else:
+            box.handled(key, seen=False)  # the player's other mail (or another game's): his, left unread
+        return None
+    return Message(key, what, sender, by_game)
+
+
+def _refuse(box: Mailbox, key: str, state: MailState, result: Round, exc: PbemError) -> None:
+    """A message refused for good: one line now, its reason in the state, never read again."""
+    result.fail(exc, f"refused (never read again): {exc}")
+    state.refused(f"{box.name} {key}", str(exc))
+    box.handled(key, seen=False)
+
+
+def _take(
+    message: Message, config: MailConfig, state: MailState, games: dict[str, Path], keys: Path, key: str | None, result: Round
+) -> Taken:
+    """Add the message's files to each game: added, refused for good, or left for the next round."""
+    taken = Taken()
+    for game_id, files in message.by_game.items():
+        folder = games[game_id]
+        try:
+            with lock.hold(folder, "pbem mail"):  # the split below and the adding see one folder
+                added, waiting, authors = _add(folder, files, message.what)
+        except PbemError as exc:
+            if transient(exc):
+                taken.waiting = True
+                result.fail(exc, f"{folder}: {message.what} left for the next round: {exc}")
+            else:
+                result.fail(exc, f"{folder}: refused {message.what}: {exc}")
+            continue
+        for path in added:
+            result.lines.append(f"{folder}: added {path.name} ({message.what})")
+        for line in waiting:
+            result.lines.append(f"{folder}: {line}")
+        if waiting:
+            taken.waiting = True
+        elif not added:
+            result.lines.append(f"{folder}: {message.what} holds nothing new (already in the game)")
+        taken.added += len(added)
+        if added:
+            learned = _learn(folder, config, state, game_id, message.sender, authors, keys, key)
+            if learned:
+                result.lines.append(f"{folder}: {learned}")
+    return taken
+
+
+def _add(folder: Path, files: list[tuple[bytes, str]], what: str) -> tuple[list[Path], list[str], dict[int, str]]:
+    """Add what can go in now; (added, lines on the files that wait for an earlier one, author of each added seq).
+
+    A file beyond the next one the game needs waits (its message is left for
+    the next round) only if it is validly signed by its author: anyone else's
+    would otherwise be fetched again every round, for ever.
+    """
+    game = referee.load(folder)
+    parsed: list[tuple[int, str, bytes, str]] = []
+    broken: list[tuple[bytes, str]] = []
+    for raw, where in files:
+        try:
+            signed = movefile.parse(raw, where)
+        except PbemError:
+            broken.append((raw, where))  # session.receive says what is wrong with it
+            continue
+        parsed.append((signed.body.seq, signed.body.author, raw, where))
+    parsed.sort(key=lambda item: item[0])
+    ready: list[tuple[bytes, str]] = list(broken)
+    later: list[tuple[int, str, bytes, str]] = []
+    needed = game.next_seq
+    for seq, author, raw, where in parsed:
+        if seq < needed or (seq == needed and not later):
+            ready.append((raw, where))
+            needed = max(needed, seq + 1)
+        else:
+            later.append((seq, author, raw, where))
+    waiting: list[str] = []
+    for seq, author, raw, where in later:
+        player = game.player(author)
+        if player is None:  # the guest's key comes in file 1: nothing here can tell his file from a forgery
+            raise BrokenChain(f"{where}: is file {seq}, but the game has no file 1 yet, so no key to check it "
+                              f"by; pbem receive it by hand once file 1 is in")
+        signed = movefile.parse(raw, where)
+        ids.verify(player.key, signed.signature, signed.body_bytes, where)  # BadSignature: refused for good
+        waiting.append(f"{where}: file {seq} waits for file {needed}, not yet received; left for the next round")
+    authors = {seq: author for seq, author, _, _ in parsed}
+    received = session.receive(folder, ready) if ready else session.Received([], [])
+    return received.added, waiting, {int(p.stem): authors.get(int(p.stem), "") for p in received.added}
+
+
+def _learn(
+    folder: Path, config: MailConfig, state: MailState, game_id: str, sender: str,
+    authors: dict[int, str], keys: Path, key: str | None,
+) -> str | None:
+    """Where the acknowledgements go: learned only from a message that added a file the opponent signed.
+
+    The first such address is kept; a later, different one is shown (once)
+    and never used by itself: `pbem send --to` or `[games]` decide.
+    """
+    if not sender or not authors:
+        return None
+    game = referee.load(folder)
+    mine = session.my_roles(game, keys, key)
+    theirs = [seq for seq, author in sorted(authors.items()) if author and author not in mine]
+    if not theirs:
+        return None
+    configured = config.games.get(folder.resolve())
+    return state.learn_from(game_id, sender, theirs[-1], configured)
 
 
 def answer(

@@ -193,3 +193,73 @@ def test_armor_decodes_once(kit: Kit, recorded: Recorded, tmp_path: Path) -> Non
     found = intake.read_bytes(armor.armor(inner.encode()).encode(), "paste")
     assert [f.raw for f in found] == [inner.encode()]
     kit.rejects(kit.copy(tmp_path / "game", 2), found[0].raw, MalformedFile)
+
+
+# ----- issue 22: hostile mail by hand ----------------------------------------------------------
+
+
+def _nested(depth: int, inner: bytes = b"Content-Type: text/plain\r\n\r\nhello\r\n") -> bytes:
+    head = b"From: eve@example.org\r\nTo: bob@example.org\r\nSubject: deep\r\nMIME-Version: 1.0\r\n"
+    opening = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i) for i in range(depth))
+    closing = b"".join(b"--b%d--\r\n" % i for i in reversed(range(depth)))
+    return head + opening + inner + closing
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("deep.eml", _nested(1000), "more than 64 MIME parts"),  # the stdlib parser recursed out of its stack: rc 70
+        ("nine-deep.eml", _nested(9), "nested more than 8 deep"),
+        ("many-parts.eml", _nested(1, b"".join(b"--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(70))), "more than 64 MIME parts"),
+    ],
+)
+def test_pbem_receive_of_a_hostile_message_is_one_line_never_70(
+    kit: Kit, tmp_path: Path, pbem: Callable[..., Run], name: str, data: bytes, reason: str
+) -> None:
+    folder = kit.copy(tmp_path / "game", 5)
+    before = kit.snapshot(folder)
+    path = tmp_path / name
+    path.write_bytes(data)
+    done = pbem("receive", str(folder), str(path))
+    assert done.code == 4 and len(done.stderr.strip().splitlines()) == 1, done
+    assert done.stderr.startswith(f"pbem: error: {path}: ") and reason in done.stderr, done
+    assert kit.snapshot(folder) == before
+
+
+def test_a_poison_from_does_not_hide_the_file_in_the_message(recorded: Recorded) -> None:
+    """The From that makes the stdlib raise ValueError: `receive` never reads it, the file inside is found."""
+    k = _step(recorded)
+    data = (b"From: =?utf-8?q?a=0D=0ABcc:_v@x?= <m@evil.example>\r\nTo: bob@example.org\r\nSubject: move\r\n\r\n"
+            + _armored(recorded, k).encode())
+    message = intake.as_email(data, "poison.eml")
+    assert [f.raw for f in intake.from_message(message, "poison.eml")] == [recorded.raws[k]]
+    with pytest.raises(MalformedFile, match=r"poison.eml: its From header cannot be read \(ValueError"):
+        intake.sender(message, "poison.eml")
+
+
+def test_html_to_text_by_a_parser() -> None:
+    assert intake.html_text("<p>a&amp;b</p><div>c<br>d<br/>e</div>f") == "a&b\nc\nd\ne\nf"
+    assert intake.html_text('<a title="x>y">z</a> &lt;tag&gt;') == "z <tag>"  # a '>' inside a quoted attribute
+    long_tag = '<span style="' + "color: red; " * 100 + '">kept</span>'  # longer than a piece: never cut
+    assert intake.html_text("x" + long_tag + "y") == "xkepty"
+    assert intake.html_text("<br" * 10).startswith("<br")  # an unclosed tag ends as text, as at a document's end
+
+
+def test_an_armored_file_after_a_br_flood_in_html_is_found(recorded: Recorded) -> None:
+    """1 MiB of '<br' (an hour for the old regular expressions) before the armor, in an HTML part."""
+    k = _step(recorded)
+    html_armor = "<br>".join(_armored(recorded, k).splitlines())
+    message = EmailMessage(policy=default_policy)
+    message["From"] = "alice@example.org"
+    message["Subject"] = "my move"
+    message.set_content("<html><body>" + "<br" * (2**20 // 3) + "><p>" + html_armor + "</p></body></html>", subtype="html")
+    found = intake.read_bytes(bytes(message), "flood.eml")
+    assert [f.raw for f in found] == [recorded.raws[k]]
+
+
+def test_decoded_parts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(intake, "MAX_DECODED_BYTES", 1000)  # the bound's logic, on a small bound
+    message = _message("x" * 600)
+    message.add_attachment(b"y" * 600, maintype="application", subtype="octet-stream", filename="a.bin")
+    with pytest.raises(MalformedFile, match="decode to more than 1000 bytes"):
+        intake.read_bytes(bytes(message), "big.eml")
