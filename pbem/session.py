@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee
+from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -210,9 +210,10 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
             decisions.append(secrets(text))
             continue
         try:
-            decisions.append(ruleset.parse_order(text, state))
+            with referee.ruleset_call(ruleset, "orders", f"reading order {number}"):
+                decisions.append(ruleset.parse_order(text, state))
         except ruleset.illegal_errors as exc:
-            raise IllegalDecision(f"order {number} ({text!r}): {exc}") from None
+            raise IllegalDecision(f"order {number} ({textsafe.cut(text)}): {exc}") from None
     return decisions
 
 
