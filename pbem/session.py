@@ -198,6 +198,14 @@ def _seq_hint(raw: bytes) -> int:
 # ----- moving -----------------------------------------------------------------------------
 
 
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) -> list[Any]:
     """Order lines to decisions: `commit`/`open` lines by pbem (see pbem.commitments), the rest by the ruleset."""
     ruleset = game.ruleset
@@ -206,6 +214,8 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
         text = line.strip()
         if not text or text.startswith("#"):
             continue
+        if not _is_text(text):  # bytes undecodable as UTF-8 come from argv as lone surrogates
+            raise IllegalDecision(f"order {number} ({textsafe.cut(text)}): not UTF-8 text")
         if secrets is not None and commitments.is_secret_line(text):
             decisions.append(secrets(text))
             continue

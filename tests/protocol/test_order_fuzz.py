@@ -14,6 +14,7 @@ allowed besides success is a refusal in one line: the ruleset's
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -210,6 +211,18 @@ def test_pbem_check_on_the_command_line_exits_11_in_one_line(games: dict[str, St
     assert len(lines) == 1 and lines[0].startswith("pbem: error: "), result.stderr[-500:]
     assert "Traceback" not in result.stderr and "\x1b" not in result.stderr
     assert snapshot(folder) == before
+
+
+def test_bytes_that_are_not_utf8_are_refused_as_an_order(games: dict[str, Stops]) -> None:
+    """Undecodable bytes in argv arrive as lone surrogates: `commit x: <0xff>` exited 70 (UnicodeEncodeError
+    hashing the value)."""
+    stops = games["war-galley"]
+    folder = stops.folders["activate"]
+    for line in ("commit treasure: \udcff", "open treasure: \udcff", "activate Varus: \udcff"):
+        with pytest.raises(IllegalDecision, match="not UTF-8 text"):
+            check_orders(folder, [line], stops.keys, None)
+    result = pbem("check", str(folder), "--", os.fsdecode(b"commit treasure: \xff"), keys=stops.keys)
+    assert result.returncode == 11 and "not UTF-8 text" in result.stderr, result.stderr
 
 
 def test_pbem_check_on_the_command_line_for_the_fleets(games: dict[str, Stops]) -> None:
