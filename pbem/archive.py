@@ -62,7 +62,8 @@ def render(game: Game) -> str:
     facts = report._game_facts(game)
     info = {"battle": first["title"] if first else game.setup.scenario_name, "players": facts["players"],
             "result": facts["result"] or "unfinished", "started": facts["started"], "last": facts["last"],
-            "files": len(game.files), "turns": len(turns), "game": game.game_id}
+            "files": len(game.files), "turns": len(turns), "game": game.game_id,
+            "mark": facts["provenance"]["mark"], "notes": facts["provenance"]["notes"]}
     templates = report.templates_of(game.ruleset)
     env = report.environment()
     return env.get_template("pbem/archive.html.j2").render(
@@ -209,7 +210,11 @@ def index(folder: Path) -> Path:
             info = json.loads(meta["pbem-archive"])
         except ValueError:
             continue
-        rows.append({"file": path.name, **info})
+        if not isinstance(info, dict):
+            continue
+        notes = info.get("notes")
+        rows.append({"file": path.name, **info, "mark": info.get("mark") if isinstance(info.get("mark"), str) else None,
+                     "notes": [str(n) for n in notes] if isinstance(notes, list) else []})
     html = report.environment().get_template("pbem/index.html.j2").render(
         rows=rows, folder=folder.name, css=report.stylesheet("pbem"))
     out = folder / "index.html"
