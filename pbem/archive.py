@@ -25,8 +25,8 @@ from typing import Any
 
 from engine.datafiles import templates_dir
 from pbem import folder as folders, referee, report
-from pbem.movefile import file_name
-from pbem.errors import MalformedFile, MissingFile, StateMismatch, UsageError
+from pbem.movefile import MAX_FILE_BYTES, file_name
+from pbem.errors import FolderProblem, MalformedFile, MissingFile, StateMismatch, UsageError
 from pbem.referee import Game
 
 FILE_BLOCK = re.compile(
@@ -62,7 +62,8 @@ def render(game: Game) -> str:
     facts = report._game_facts(game)
     info = {"battle": first["title"] if first else game.setup.scenario_name, "players": facts["players"],
             "result": facts["result"] or "unfinished", "started": facts["started"], "last": facts["last"],
-            "files": len(game.files), "turns": len(turns), "game": game.game_id}
+            "files": len(game.files), "turns": len(turns), "game": game.game_id,
+            "mark": facts["provenance"]["mark"], "notes": facts["provenance"]["notes"]}
     templates = report.templates_of(game.ruleset)
     env = report.environment()
     return env.get_template("pbem/archive.html.j2").render(
@@ -95,6 +96,8 @@ def embedded_files(text: str, what: str) -> list[tuple[bytes, str]]:
         label = f"{what} (embedded file {seq})"
         if int(seq) != place:
             raise MalformedFile(f"{label}: stands in place {place}")
+        if len(data) > BLOCK_BYTES:
+            raise MalformedFile(f"{label}: more than {MAX_FILE_BYTES} bytes, larger than any game file can be")
         try:
             raw = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):
@@ -105,17 +108,67 @@ def embedded_files(text: str, what: str) -> list[tuple[bytes, str]]:
     return out
 
 
-def read(path: Path) -> tuple[Game, str, dict[str, str]]:
-    """Replay the game an archive carries (every check of `pbem verify`); its text and meta tags."""
+# How much of an archive is read, from the bounds a game already has. An archive embeds each file, at most
+# MAX_FILE_BYTES (the protocol's), once in base64, and its pages show each file's events and each turn's
+# map: measured, 2,000 Actium files make 6.6 MB, 1.0 KB of base64 and 2.3 KB of pages a file, and the
+# largest turn of few files (the last: 3 files with the record sheets) 40 KB a file. A game has as many
+# files as its players write (a reveal chain allows 10,000,000 each), so the bound follows the count the
+# archive's head declares, and the count is then held to the blocks it carries. A text that declares no
+# count (not a pbem archive, /dev/zero) is read no further than its head.
+HEAD_BYTES = 64 * 1024  # the meta tags come first (templates/pbem/archive.html.j2)
+PAGES_BYTES = 16 * 1024 * 1024  # the style sheet, the map's fixed part, and a turn or two of any length
+PAGE_BYTES_PER_FILE = 256 * 1024  # six times the largest measured, a hundred times the mean
+BLOCK_BYTES = 4 * -(-MAX_FILE_BYTES // 3) + 120  # one file in base64, with its <script> tag
+MOST_FILES = 2 * 10_000_000 + 2  # two reveal chains of the longest length the protocol allows, file 0 and 1
+
+
+def archive_limit(files: int) -> int:
+    """The most bytes an archive of `files` files may have."""
+    return PAGES_BYTES + files * (BLOCK_BYTES + PAGE_BYTES_PER_FILE)
+
+
+def _declared_files(head: bytes, what: str) -> int:
+    """The file count the archive's head declares (its `pbem-archive` meta tag), within MOST_FILES."""
+    found = META.findall(head.decode("utf-8", errors="replace"))
+    declared = dict(found).get("pbem-archive")
+    try:
+        files = json.loads(htmllib.unescape(declared))["files"] if declared is not None else None
+    except (ValueError, TypeError, KeyError):
+        files = None
+    if not isinstance(files, int) or isinstance(files, bool) or not 0 < files <= MOST_FILES:
+        raise MalformedFile(f"{what}: holds no pbem game files: no pbem-archive tag counting them in its "
+                            f"first {HEAD_BYTES} bytes (not a pbem archive?)")
+    return files
+
+
+def read_text(path: Path) -> str:
+    """The archive's text, read no further than the bound its declared file count sets (`archive_limit`)."""
     if not path.exists():
         raise MissingFile(f"{path}: no such archive")
     try:
-        text = folders.read(path).decode("utf-8")
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            files = _declared_files(head, str(path))
+            data = head + folders.read_stream(handle, f"{path} (an archive of {files} files)",
+                                              archive_limit(files) - len(head))
+    except OSError as exc:
+        raise FolderProblem(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise MalformedFile(f"{path}: not UTF-8 text, so not a pbem archive") from None
+    return text
+
+
+def read(path: Path) -> tuple[Game, str, dict[str, str]]:
+    """Replay the game an archive carries (every check of `pbem verify`); its text and meta tags."""
+    text = read_text(path)
     files = embedded_files(text, str(path))
-    game = referee.replay([raw for raw, _ in files], [label for _, label in files])
     meta = {name: htmllib.unescape(value) for name, value in META.findall(text)}
+    declared = _declared_files(text[:HEAD_BYTES].encode("utf-8"), str(path))
+    if declared != len(files):
+        raise MalformedFile(f"{path}: declares {declared} files but carries {len(files)}")
+    game = referee.replay([raw for raw, _ in files], [label for _, label in files])
     return game, text, meta
 
 
@@ -143,9 +196,12 @@ def index(folder: Path) -> Path:
     for path in sorted(folder.glob("*.htm*")):
         if path.name == "index.html":
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # its head alone: the meta tags come first, and the folder may hold anything (a FIFO is skipped)
+            if not path.is_file():
+                continue
+            with open(path, "rb") as handle:
+                text = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
+        except OSError:
             continue
         meta = {name: htmllib.unescape(value) for name, value in META.findall(text)}
         if "pbem-archive" not in meta:
@@ -154,7 +210,11 @@ def index(folder: Path) -> Path:
             info = json.loads(meta["pbem-archive"])
         except ValueError:
             continue
-        rows.append({"file": path.name, **info})
+        if not isinstance(info, dict):
+            continue
+        notes = info.get("notes")
+        rows.append({"file": path.name, **info, "mark": info.get("mark") if isinstance(info.get("mark"), str) else None,
+                     "notes": [str(n) for n in notes] if isinstance(notes, list) else []})
     html = report.environment().get_template("pbem/index.html.j2").render(
         rows=rows, folder=folder.name, css=report.stylesheet("pbem"))
     out = folder / "index.html"

@@ -9,8 +9,11 @@ ruleset checks that the opening matches the commitment.
                        msg = "pbem-commit-v1" || game id || player's nonce || label)
     hash = SHA-256("pbem-commitment-v1" || salt || label || 0x00 || value)   (strings as UTF-8)
 
-The salt comes from the signing key, so nothing must be stored to open a
-commitment later; pbem also keeps the committed value in the key folder
+The salt is exactly 32 bytes (HMAC-SHA256's), written in an opening as 64
+lowercase hex digits; a ruleset refuses any other length or spelling, for
+with a salt of any length `salt || label || 0x00 || value` could be cut in
+two places and one commitment opened as two values. The salt comes from the
+signing key, so nothing must be stored to open a commitment later; pbem also keeps the committed value in the key folder
 (never in the game folder) so the player need not retype it.
 
 Order lines that pbem turns into decisions before the ruleset sees them:
@@ -29,13 +32,14 @@ from pathlib import Path
 from pbem.errors import KeyProblem, UsageError
 from pbem.identity import Identity
 
+SALT_BYTES = 32  # an opening's salt: HMAC-SHA256, as `salt` makes it; docs/protocol.md fixes the length
 LABEL = re.compile(r"\A[a-z][a-z0-9_-]{0,31}\Z")
 _LINE = re.compile(r"\A\s*(commit|open)\s+([^\s:]+)\s*(?::\s*(.*?))?\s*\Z", re.S)
 
 
 def salt(me: Identity, game_id: str, nonce: str, label: str) -> bytes:
     message = b"pbem-commit-v1" + game_id.encode() + nonce.encode() + label.encode()
-    return hmac.new(me.private_raw(), message, hashlib.sha256).digest()
+    return hmac.new(me.private_raw(), message, hashlib.sha256).digest()  # SALT_BYTES long
 
 
 def commitment(salt_value: bytes, label: str, value: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from typing import Any
 
 from pbem import textsafe
 from pbem.movefile import Player
@@ -60,3 +61,27 @@ def chains_line(host: Player, guest: Player | None) -> str:
     """Each player's chain length: how many files he can write in this game."""
     text = f"reveal chains: host {host.chain} files"
     return text + (f", guest {guest.chain} files" if guest is not None else "")
+
+
+def page_marks(ruleset: str, name: str, scenario: bytes, builtin_scenario: bytes | None, rules: bytes,
+               builtin_rules: bytes, options: dict[str, object]) -> dict[str, Any]:
+    """What a page (turn report, archive, archive index) shows beside the battle's title, which comes from
+    the scenario's own data and so proves nothing: `mark` (None for the built-in battle under the built-in
+    rules data; else MODIFIED, or NOT BUILT IN for a scenario this pbem does not have) and one `notes` line
+    for each thing that is not the built-in, the options among them."""
+    notes, mark = [], None
+    if builtin_scenario is None:
+        mark = "NOT BUILT IN"
+        notes.append(f"Scenario {name}: this game's own, not a battle built in here (sha256 {_sha(scenario)[:16]}); "
+                     "its title and everything in it are the host's.")
+    elif scenario != builtin_scenario:
+        mark = "MODIFIED"
+        notes.append(f"Scenario {name}: MODIFIED, not the built-in {name} (sha256 {_sha(scenario)[:16]}; built-in "
+                     f"{_sha(builtin_scenario)[:16]}): `pbem status` shows what differs.")
+    if rules != builtin_rules:
+        mark = mark or "MODIFIED"
+        notes.append(f"Rules data: MODIFIED, not {ruleset}'s built-in charts and counters (sha256 "
+                     f"{_sha(rules)[:16]}; built-in {_sha(builtin_rules)[:16]}).")
+    if options:
+        notes.append(options_line(options)[0].upper() + options_line(options)[1:] + ".")
+    return {"mark": mark, "notes": notes}

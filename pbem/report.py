@@ -28,7 +28,7 @@ import markupsafe
 
 from engine import usercache
 from engine.datafiles import templates_dir
-from pbem import identity as ids
+from pbem import identity as ids, provenance
 from pbem.dice import LABEL, LIMIT, RecordedRoll
 from pbem.errors import UsageError
 from pbem.movefile import Accept, Invite, Move, author_of, file_name
@@ -315,6 +315,9 @@ def _game_facts(game: Game, pending: Any = None) -> dict[str, Any]:
         "rules_hash": hashlib.sha256(setup.rules_data).hexdigest(),
         "result": result, "finished": finished,
         "started": _when(game.files[0].body.time), "last": _when(game.last_time),
+        "provenance": provenance.page_marks(setup.ruleset.name, setup.scenario_name, setup.scenario_data,
+                                            setup.ruleset.builtin_scenario(setup.scenario_name), setup.rules_data,
+                                            setup.ruleset.default_rules_data(), setup.options),
     }
 
 

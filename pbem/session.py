@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee
+from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -198,6 +198,14 @@ def _seq_hint(raw: bytes) -> int:
 # ----- moving -----------------------------------------------------------------------------
 
 
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) -> list[Any]:
     """Order lines to decisions: `commit`/`open` lines by pbem (see pbem.commitments), the rest by the ruleset."""
     ruleset = game.ruleset
@@ -206,13 +214,16 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
         text = line.strip()
         if not text or text.startswith("#"):
             continue
+        if not _is_text(text):  # bytes undecodable as UTF-8 come from argv as lone surrogates
+            raise IllegalDecision(f"order {number} ({textsafe.cut(text)}): not UTF-8 text")
         if secrets is not None and commitments.is_secret_line(text):
             decisions.append(secrets(text))
             continue
         try:
-            decisions.append(ruleset.parse_order(text, state))
+            with referee.ruleset_call(ruleset, "orders", f"reading order {number}"):
+                decisions.append(ruleset.parse_order(text, state))
         except ruleset.illegal_errors as exc:
-            raise IllegalDecision(f"order {number} ({text!r}): {exc}") from None
+            raise IllegalDecision(f"order {number} ({textsafe.cut(text)}): {exc}") from None
     return decisions
 
 

@@ -58,3 +58,9 @@ def refused_in_name(name: str) -> str | None:
     if not name.strip():
         return "is blank"
     return None
+
+
+def cut(text: str, limit: int = 80) -> str:
+    """`text` as repr, cut to its first `limit` characters when longer: a typed line named in an error
+    message (the message is one line; a 5,000-digit order need not be printed whole to be named)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"

@@ -18,32 +18,42 @@ from engine.fleets.decisions import (
 )
 from engine.fleets.errors import NotationError
 from engine.fleets.geometry import HEADING_NAMES, HEADING_OF, placing
+from engine.numerals import shown, whole
 
 ID = re.compile(r"^[A-Za-z]+[0-9]+$")
 POINT = re.compile(r"^-?[0-9]+,-?[0-9]+$")
 EDGES = ("left", "right", "rear")
+# Far beyond any table (rules.toml: 2,400 paces square): a typed distance past it is refused here, before
+# the rules do sums with it (int() of a 5,000-digit number raised ValueError).
+MOST_PACES = 999_999
 
 
 def _heading(word: str) -> int:
     w = word.upper()
     if w in HEADING_OF:
         return HEADING_OF[w]
-    if w.isdigit() and int(w) in HEADING_NAMES:
-        return int(w)
+    degrees = whole(w, 359)  # not `str.isdigit`: it passes `²`, which `int` refuses
+    if degrees in HEADING_NAMES:
+        return degrees
     raise NotationError(f"{word!r} is not a facing (N, E, S or W)")
 
 
 def _point(word: str) -> list[int]:
     if not POINT.match(word):
         raise NotationError(f"{word!r} is not a point x,y in paces (e.g. 1200,600)")
-    x, y = word.split(",")
-    return [int(x), int(y)]
+    x, y = (whole(n, MOST_PACES, negative=True) for n in word.split(","))
+    if x is None or y is None:
+        raise NotationError(f"{shown(word)}: a point's paces run from -{MOST_PACES} to {MOST_PACES}")
+    return [x, y]
 
 
 def _int(word: str, what: str) -> int:
     if not re.fullmatch(r"-?[0-9]+", word):
-        raise NotationError(f"{word!r} is not a whole number of paces ({what})")
-    return int(word)
+        raise NotationError(f"{shown(word)} is not a whole number of paces ({what})")
+    paces = whole(word, MOST_PACES, negative=True)
+    if paces is None:
+        raise NotationError(f"{shown(word)} paces ({what}): at most {MOST_PACES}")
+    return paces
 
 
 def _ident(word: str) -> str:

@@ -34,6 +34,18 @@ def actium(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
 
 
 @pytest.fixture(scope="session")
+def modified(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
+    """Tauris from a copy of the built-in scenario with one value changed, under the built-in name."""
+    from engine.war_galley.battles.scenario_files import BATTLES_DIR
+
+    root = tmp_path_factory.mktemp("modified")
+    text = (BATTLES_DIR / "tauris.toml").read_text(encoding="utf-8")
+    assert "difficulty = 2.0" in text
+    (root / "tauris.toml").write_text(text.replace("difficulty = 2.0", "difficulty = 2.5", 1), encoding="utf-8")
+    return referee.load(play(root, "war-galley", str(root / "tauris.toml"), 6))
+
+
+@pytest.fixture(scope="session")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     """Tauris between players who put HTML in a name and in every note."""
     folder = play(tmp_path_factory.mktemp("hostile"), "war-galley", "tauris", 8,

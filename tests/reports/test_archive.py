@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 
 import re
 import subprocess
@@ -97,3 +98,58 @@ def test_a_page_without_files_is_not_an_archive(tmp_path: Path) -> None:
     page.write_text("<html><body>hello</body></html>")
     result = pbem("verify", str(page))
     assert result.returncode == 4 and "holds no pbem game files" in result.stderr
+
+
+# ----- how much of an archive is read (issue 22: any archive over 1 MiB was refused) ---------------------
+
+
+def test_a_2000_file_archive_verifies(tmp_path: Path) -> None:
+    """The 2,000-file Actium game of the benchmarks (bench/games.py, made once into its cache and found
+    there after), archived: 6.6 MB, six times the 1 MiB bound that refused every long game."""
+    sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+    import games  # noqa: E402  (bench/games.py)
+
+    where = games.make_game("actium", 2000)
+    made = pbem("archive", str(games.prefix(where, 2000, tmp_path / "game")), "--out", str(tmp_path / "a.html"))
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "a.html").stat().st_size > 4 * 1024 * 1024
+    result = pbem("verify", str(tmp_path / "a.html"))
+    assert result.returncode == 0, result.stderr
+    assert "2000 files verified" in result.stdout and "its pages match the files" in result.stdout
+
+
+def test_an_archive_is_read_no_further_than_its_declared_files_allow(made: Path, tauris: Game, tmp_path: Path) -> None:
+    text = made.read_text()
+    padded = tmp_path / "padded.html"
+    limit = archive.archive_limit(len(tauris.files))
+    with open(padded, "w") as out:  # the pages grown past any the files could render to
+        out.write(text.replace("</footer>", "</footer><!--" + "x" * (limit - len(text) + 1) + "-->"))
+    result = pbem("verify", str(padded))
+    assert result.returncode == 4 and result.stderr.count("\n") == 1, result.stderr
+    assert f"an archive of {len(tauris.files)} files" in result.stderr and "more than" in result.stderr
+
+
+def test_the_declared_count_is_the_count_carried(made: Path, tauris: Game, tmp_path: Path) -> None:
+    count = len(tauris.files)
+    claimed = tmp_path / "claimed.html"
+    claimed.write_text(made.read_text().replace(f"&#34;files&#34;: {count},", f"&#34;files&#34;: {count + 5000},", 1))
+    with pytest.raises(MalformedFile, match=f"declares {count + 5000} files but carries {count}"):
+        archive.read(claimed)
+
+
+@pytest.mark.parametrize("files", ["0", "-1", "true", "20000003", "\"12\""])
+def test_a_declared_count_outside_the_protocols_bounds_is_refused(made: Path, tauris: Game, tmp_path: Path,
+                                                                  files: str) -> None:
+    count = len(tauris.files)
+    bad = tmp_path / "bad.html"
+    bad.write_text(made.read_text().replace(f"&#34;files&#34;: {count},", f"&#34;files&#34;: {escape(files)},", 1))
+    with pytest.raises(MalformedFile, match="no pbem-archive tag counting them"):
+        archive.read(bad)
+
+
+def test_dev_zero_named_as_an_archive_is_read_no_further_than_its_head(tmp_path: Path) -> None:
+    (tmp_path / "zero.html").symlink_to("/dev/zero")  # `pbem verify` takes only a regular file for an archive
+    with pytest.raises(MalformedFile, match="no pbem-archive tag"):
+        archive.read(tmp_path / "zero.html")
+    os.mkfifo(tmp_path / "fifo.html")  # the index skips what is not a file, rather than wait on it
+    assert archive.index(tmp_path).exists()

@@ -116,3 +116,21 @@ def test_a_duel_report_loads(browser: Any, tmp_path: Path) -> None:
     visit = Visit(browser, path)
     assert visit.page.locator("figure.duellist").count() == 2 and visit.page.locator("li.event").count() > 0
     assert visit.errors == [] and visit.fetched() == []
+
+
+def test_a_modified_scenario_is_marked_where_the_reader_looks_first(modified: Game, browser: Any,
+                                                                    tmp_path: Path) -> None:
+    """The mark and its note are on screen at the top of the turn report and of the archive, not only in the
+    markup (tests/reports/test_provenance_marks.py checks the HTML of every page)."""
+    pages = [report.write(tmp_path / "report.html", report.render(modified, report.turn_spans(modified)[-1])),
+             archive.write(modified, tmp_path / "archive.html")]
+    for path in pages:
+        visit = Visit(browser, path)
+        mark = visit.page.locator("h1 .modified-mark")
+        assert mark.is_visible() and mark.inner_text() == "MODIFIED"
+        assert mark.bounding_box()["y"] < 200  # at the top, before any map
+        note = visit.page.locator("ul.provenance li").first
+        assert note.is_visible() and "not the built-in tauris" in note.inner_text()
+        assert visit.page.title().startswith("MODIFIED: Tauris")
+        assert visit.errors == [] and visit.fetched() == []
+        visit.page.close()

@@ -58,3 +58,11 @@ def test_only_commit_and_open_lines_are_taken_by_pbem() -> None:
     assert commitments.is_secret_line("open treasure")
     assert not commitments.is_secret_line("G5-3 max 6: F F")
     assert not commitments.is_secret_line("strike")
+
+
+def test_an_opening_has_a_salt_of_32_bytes_in_64_lowercase_hex_digits(me: ids.Identity, tmp_path: Path) -> None:
+    """The one form docs/protocol.md allows (and a ruleset accepts): a salt of free length opens two ways."""
+    for label in ("treasure", "x", "fleet-2"):
+        opened = commitments.decision(f"open {label}: v", me, GAME, NONCE, tmp_path, remember=False)
+        assert len(bytes.fromhex(opened["salt"])) == commitments.SALT_BYTES == 32
+        assert opened["salt"] == opened["salt"].lower() and len(opened["salt"]) == 64

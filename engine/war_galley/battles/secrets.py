@@ -7,6 +7,8 @@ one formula (re-implemented here; the engine does not import pbem):
 
     hash = SHA-256("pbem-commitment-v1" || salt || label || 0x00 || value)
 
+where the salt is exactly 32 bytes, written as 64 lowercase hex digits.
+
 Which commitments a game asks for and when they are opened is the rules'
 business: Actium's Treasure Ship (engine.war_galley.battles.actium) and the fleets of
 tournament play (engine.war_galley.battles.tournament). A wrong opening is refused, citing the
@@ -94,11 +96,12 @@ def open_(state: GameState, side: str, secret: Secret, rule: str) -> tuple[GameS
         raise IllegalOrder(rule, f"nothing was committed as {secret.label}")
     if held.value is not None:
         raise IllegalOrder(rule, f"{secret.label} is already open")
-    try:
-        salt = bytes.fromhex(secret.salt)
-    except ValueError:
-        raise IllegalOrder("protocol", "the salt is hex digits") from None
-    if commitment_hash(salt, secret.label, secret.value) != held.hash:
+    # One length and one spelling (docs/protocol.md): with a salt of any length, `salt || label || 0x00 ||
+    # value` could be cut in two places, and one commitment opened as two values (issue 22).
+    if not _HEX64.match(secret.salt):
+        raise IllegalOrder("protocol", "an opening's salt is 64 lowercase hex digits (the 32 bytes of "
+                                       "HMAC-SHA256), exactly as pbem writes it")
+    if commitment_hash(bytes.fromhex(secret.salt), secret.label, secret.value) != held.hash:
         raise IllegalOrder(rule, f"this is not what was committed as {secret.label}: the opening does not match "
                                  "the commitment's hash")
     from msgspec.structs import replace

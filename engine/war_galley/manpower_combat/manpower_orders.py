@@ -19,6 +19,7 @@ import re
 import msgspec
 
 from engine.errors import NotationError
+from engine.numerals import shown, whole
 from engine.war_galley.map_and_galleys.galley import GalleyId, format_galley_id, parse_galley_id
 from engine.war_galley.map_and_galleys.hexes import SINGLE_SHEET, MapSpec
 from engine.war_galley.map_and_galleys.position import Position, format_position, parse_position
@@ -69,6 +70,7 @@ class DisengageOrder(msgspec.Struct, frozen=True, tag=True):
 
 ManpowerOrder = GrappleOrder | BoardingOrder | FireOrder | DisengageOrder
 
+MOST_MANPOWER = 99  # far above any counter's Manpower (the counters here print M1 to M7)
 _M = re.compile(r"[Mm](\d+)")
 
 
@@ -76,7 +78,10 @@ def _manpower(text: str, where: str) -> int:
     match = _M.fullmatch(text)
     if match is None:
         raise NotationError(f"{where}: {text!r} is not a Manpower like M2")
-    return int(match.group(1))
+    manpower = whole(match.group(1), MOST_MANPOWER)
+    if manpower is None:
+        raise NotationError(f"{where}: {shown(text)} is not a Manpower like M2 (at most M{MOST_MANPOWER})")
+    return manpower
 
 
 def _m_text(manpower: int | None) -> str:

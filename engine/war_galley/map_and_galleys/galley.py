@@ -19,6 +19,7 @@ import re
 import msgspec
 
 from engine.errors import NotationError, RulesDataError
+from engine.numerals import shown, whole
 from engine.memo import kept_property
 from engine.war_galley.map_and_galleys.position import Position, Side
 from engine.war_galley.map_and_galleys.ratings import Ratings, SpeedSide
@@ -59,6 +60,7 @@ class GalleyType(enum.Enum):
 
 
 _TYPES_BY_TEXT = {t.value.lower(): t for t in GalleyType}
+MOST_ID = 9999  # a counter's ID# (4.1); the counters here run to 110
 _GALLEY_ID = re.compile(r"\s*([RrGg])([A-Za-z]*\d*)-(\d+)\s*")
 
 
@@ -85,7 +87,10 @@ def parse_galley_id(text: str) -> GalleyId:
         raise NotationError(
             f"not a galley id: {text!r} (expected colour R/G, type, '-', ID, e.g. G3-12 or Rcat3-5)"
         )
-    return GalleyId(Colour(match.group(1).upper()), kind, int(match.group(3)))
+    number = whole(match.group(3), MOST_ID)
+    if number is None:
+        raise NotationError(f"galley id {shown(text)}: the ID# is a whole number up to {MOST_ID}")
+    return GalleyId(Colour(match.group(1).upper()), kind, number)
 
 
 def format_galley_id(galley_id: GalleyId) -> str:

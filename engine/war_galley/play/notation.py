@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import NotationError
+from engine.numerals import shown, whole
 from engine.war_galley.galley_combat.reactions import format_reactions, parse_reactions
 from engine.war_galley.manpower_combat import manpower_orders
 from engine.war_galley.map_and_galleys.galley import parse_galley_id
@@ -147,6 +148,14 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
     )
 
 
+def _after_step(text: str, part: str) -> int:
+    """The step of the galley's plan after which it fires (`@2`), within the plan's bound."""
+    step = whole(text, orders.MOST_STEPS)
+    if step is None:
+        raise NotationError(f"{shown(part)}: '@' takes a step of the plan, 0 to {orders.MOST_STEPS}")
+    return step
+
+
 def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSpec) -> Activate:
     """The parts of an activation: movement orders, and per galley disengage, fire, grapple, firepots."""
     fields: dict[str, list] = {"plans": [], "disengage": [], "fire": [], "grapple": [], "firepots": []}
@@ -170,7 +179,7 @@ def _activate(side: str, squadron: str, also: str | None, body: str, map_: MapSp
             fields["grapple"].append(manpower_orders.parse_grapple(part, map_))
         elif keyword == "fire":
             at = _AT_STEP.fullmatch(part)
-            text, step = (at.group(1), int(at.group(2))) if at else (part, None)
+            text, step = (at.group(1), _after_step(at.group(2), part)) if at else (part, None)
             fields["fire"].append(Missiles(manpower_orders.parse_fire(text), step))
         else:
             fields["plans"].append(orders.parse_order(part))

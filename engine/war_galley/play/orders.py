@@ -16,8 +16,10 @@ Combat steps are a letter, a colon and a target (`R:R5-3`, `K:R5-3:P`,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from engine.errors import NotationError
+from engine.numerals import shown, whole
 from engine.war_galley.galley_combat.combat_steps import Anastrophe, CombatStep, PassThrough, Rake, Ram
 from engine.war_galley.galley_combat.ramming import Retreat
 from engine.war_galley.map_and_galleys.galley import GalleyId, format_galley_id, parse_galley_id
@@ -34,7 +36,6 @@ from engine.war_galley.movement.steps import (
     LowerSails,
     Plan,
     RaiseSails,
-    Step,
     TurnAround,
 )
 
@@ -67,6 +68,33 @@ _SPEED_TEXT = {SpeedSide.CRUISE: "cruise", SpeedSide.MAXIMUM: "max"}
 
 _ORDER = re.compile(r"\s*(\S+)\s+([A-Za-z]+)\s+(\d+)\s*:(.*)", re.DOTALL)
 _REPEAT = re.compile(r"(\d+)([A-Za-z]+)")
+_TOKEN = re.compile(r"[^\s,]+")
+
+# Bounds of the notation, far above any galley's Speed Rating (6.11: the
+# counters here print at most 8 MP; 8.48 adds one): an announced MP, a repeat
+# count (`3F`) and a plan's steps are refused past them before anything is
+# built from them (`10**21F` raised OverflowError, `10**9F` filled the memory).
+MOST_MP = 99
+MOST_STEPS = 99
+
+
+def _mp(text: str) -> int:
+    mp = whole(text, MOST_MP)
+    if mp is None:
+        raise NotationError(f"announced MP {shown(text)}: a whole number from 0 to {MOST_MP}")
+    return mp
+
+
+def _tokens(steps_text: str) -> Iterator[str]:
+    """The step tokens, one at a time: a flood of them is refused at the first past the bound."""
+    for match in _TOKEN.finditer(steps_text):
+        yield match.group()
+
+
+def _plan(galley_text: str, speed: SpeedSide, mp_text: str, steps: list[AnyStep]) -> Plan:
+    if len(steps) > MOST_STEPS:
+        raise NotationError(f"more than {MOST_STEPS} steps in one order")
+    return Plan(parse_galley_id(galley_text), speed, _mp(mp_text), tuple(steps))
 
 
 def parse_step(token: str) -> list[AnyStep]:
@@ -77,7 +105,9 @@ def parse_step(token: str) -> list[AnyStep]:
     count, word = 1, token
     repeat = _REPEAT.fullmatch(token)
     if repeat is not None:
-        count, word = int(repeat.group(1)), repeat.group(2)
+        count, word = whole(repeat.group(1), MOST_STEPS) or 0, repeat.group(2)
+        if not 0 < count:
+            raise NotationError(f"step {shown(token)}: repeat a step 1 to {MOST_STEPS} times (e.g. 3F)")
     step = JettisonTowers() if word.upper() == JETTISON else TOKENS.get(word.upper())
     if step is None:
         raise NotationError(f"unknown step {token!r}; steps are {' '.join(TOKENS)} J and R: K: X: A: (combat)")
@@ -93,8 +123,12 @@ def parse_order(text: str) -> Plan:
     speed = _SPEEDS.get(speed_text.lower())
     if speed is None:
         raise NotationError(f"speed {speed_text!r}: say cruise or max")
-    steps = [step for token in re.split(r"[\s,]+", steps_text.strip()) if token for step in parse_step(token)]
-    return Plan(parse_galley_id(galley_text), speed, int(mp_text), tuple(steps))
+    steps: list[AnyStep] = []
+    for token in _tokens(steps_text):
+        steps.extend(parse_step(token))
+        if len(steps) > MOST_STEPS:
+            break  # refused by _plan
+    return _plan(galley_text, speed, mp_text, steps)
 
 
 def format_order(plan: Plan) -> str:
@@ -196,15 +230,15 @@ def parse_combat_order(text: str) -> Plan:
     speed = _SPEEDS.get(speed_text.lower())
     if speed is None:
         raise NotationError(f"speed {speed_text!r}: say cruise or max")
-    steps: list[Step] = []
-    for token in re.split(r"[\s,]+", steps_text.strip()):
-        if not token:
-            continue
+    steps: list[AnyStep] = []
+    for token in _tokens(steps_text):
         if is_combat_token(token):
             steps.append(parse_combat_step(token))
         else:
             steps.extend(parse_step(token))
-    return Plan(parse_galley_id(galley_text), speed, int(mp_text), tuple(steps))  # type: ignore[arg-type]
+        if len(steps) > MOST_STEPS:
+            break  # refused by _plan
+    return _plan(galley_text, speed, mp_text, steps)
 
 
 def format_combat_order(plan: Plan) -> str:

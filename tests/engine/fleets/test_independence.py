@@ -1,5 +1,5 @@
 """engine/fleets stands alone: it imports only itself, engine's shared top it uses (datafiles, the adapter
-base and its shapes) and libraries, never pbem or War Galley (docs/architecture.md)."""
+base and its shapes, numerals) and libraries, never pbem or War Galley (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import engine.fleets
 
-ALLOWED_ENGINE = {"engine.datafiles", "engine.adapter"}
+ALLOWED_ENGINE = {"engine.datafiles", "engine.adapter", "engine.numerals"}  # numerals: bounded numbers in notation
 
 
 def test_fleets_imports_nothing_of_war_galley_or_pbem() -> None:

@@ -24,7 +24,7 @@ from pbem import identity as ids
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
 from pbem.movefile import file_name
-from tests.engine.war_galley.scenario_support import SeededDice, apply, commit, deployed, opening
+from tests.engine.war_galley.scenario_support import SALT, SeededDice, apply, commit, deployed, opening
 
 CHAIN = 64
 
@@ -138,3 +138,39 @@ def test_the_listing_shows_commit_lines_a_player_can_type_and_refuses_them_unsea
         RULESET.apply(state, listed[0], dice)
     # The demo player picks one of them too.
     assert RULESET.format_order(RULESET.choose(state, "antonians", random.Random(0))) in lines
+
+
+def _committed_to(state: Any, hash_: str) -> Any:
+    """The state with the Antonians' treasure commitment replaced by one of the given hash (a hostile player
+    writes any hash he likes into his file: only the opening is checked)."""
+    from engine.war_galley.turn.extra import with_extra
+    from engine.war_galley.turn.state import Commitment
+
+    return with_extra(state, commitments=(Commitment("antonians", "treasure", hash_),))
+
+
+def test_one_commitment_cannot_be_opened_two_ways() -> None:
+    """Issue 22: with a salt of any length `salt || label || 0x00 || value` cuts in two places, so one hash
+    opens as two values. The salt is 32 bytes in 64 lowercase hex digits (docs/protocol.md), nothing else."""
+    state = deployed("actium")
+    longer = SALT + b"treasure\x00"  # the longer salt swallows the shorter one's value up to the label
+    two_ways = secrets.commitment_hash(longer, "treasure", "R5-55")
+    assert two_ways == secrets.commitment_hash(SALT, "treasure", "treasure\x00R5-55")  # the same bytes hashed
+    held = _committed_to(state, two_ways)
+    with pytest.raises(IllegalOrder, match="salt is 64 lowercase hex digits"):
+        secrets.open_(held, "antonians", secrets.Secret("open", "treasure", salt=longer.hex(), value="R5-55"), "X")
+    # the other cut has the salt's one length, and opens (the rules then judge its value)
+    opened, commitment, _ = secrets.open_(
+        held, "antonians", secrets.Secret("open", "treasure", salt=SALT.hex(), value="treasure\x00R5-55"), "X")
+    assert commitment.value == "treasure\x00R5-55" and opened.extra.commitments[0].value == commitment.value
+
+
+@pytest.mark.parametrize("salt", [SALT[:31].hex(), SALT.hex() + "00", "", SALT.hex().upper(),
+                                  " ".join(SALT.hex()[i:i + 2] for i in range(0, 64, 2)), SALT.hex()[:-1] + "g"])
+def test_a_salt_of_another_length_or_spelling_is_refused(salt: str) -> None:
+    """Upper case and spaces spelt the right bytes (bytes.fromhex read them): one opening, several files."""
+    held = _committed_to(deployed("actium"), secrets.commitment_hash(SALT, "treasure", "R5-55"))
+    with pytest.raises(IllegalOrder, match="salt is 64 lowercase hex digits"):
+        secrets.open_(held, "antonians", secrets.Secret("open", "treasure", salt=salt, value="R5-55"), "X")
+    right = secrets.Secret("open", "treasure", salt=SALT.hex(), value="R5-55")
+    assert secrets.open_(held, "antonians", right, "X")[1].value == "R5-55"
