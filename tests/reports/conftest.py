@@ -12,9 +12,6 @@ from pbem import referee
 from tests.reports.games import play
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 HOSTILE_NAME = "<script>alert(1)</script>"
 HOSTILE_NOTE = 'Ave! <img src=x onerror="alert(2)"><b id="injected">bold</b> & <a href="https://example.com">x</a>'
 
@@ -51,17 +48,6 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     folder = play(tmp_path_factory.mktemp("hostile"), "war-galley", "tauris", 8,
                   names=(HOSTILE_NAME, "Bob <i>the</i> Bold"), note=HOSTILE_NOTE)
     return referee.load(folder)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="session")

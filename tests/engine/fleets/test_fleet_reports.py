@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import pytest
 from engine.fleets.events import Fought, PipsRolled, WindRolled
 from pbem import referee, report
 from pbem.referee import Game
-from tests.reports.conftest import ARGS, CHROMIUM
+
 from tests.reports.games import play
 
 
@@ -53,17 +52,6 @@ def pages(salamis: Game, folder: Path, tmp_path_factory: pytest.TempPathFactory)
         result = pbem(*args)
         assert result.returncode == 0, result.stderr
     return made
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    api = pytest.importorskip("playwright.sync_api")
-    with api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def _open(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
