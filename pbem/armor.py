@@ -24,7 +24,11 @@ from pbem.errors import MalformedFile
 
 BEGIN = "-----BEGIN PBEM FILE-----"
 END = "-----END PBEM FILE-----"
-_QUOTE = re.compile(r"^[\s>]*")
+# Quoting at the start of any line, once the line ends are all "\n": one pass
+# over the whole text (a substitution per line cost 2.2 s on 8 MiB of empty lines).
+_QUOTE = re.compile(r"^(?:[^\S\n]|>)+", re.MULTILINE)
+# Every other line end str.splitlines knows, so that "a line" means what it did.
+_LINE_ENDS = dict.fromkeys(map(ord, "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"), "\n")
 
 
 def armor(raw: bytes, header: str = "") -> str:
@@ -55,8 +59,8 @@ def has_block(text: str) -> bool:
 
 def _unquote(text: str) -> str:
     """The text with "> " quoting removed from every line and invisible characters dropped."""
-    text = text.translate(_INVISIBLE)
-    return "\n".join(_QUOTE.sub("", line) for line in text.splitlines())
+    text = text.translate(_INVISIBLE).replace("\r\n", "\n").translate(_LINE_ENDS)
+    return _QUOTE.sub("", text)
 
 
 def dearmor_all(text: str, what: str) -> list[bytes]:
