@@ -40,6 +40,7 @@ from engine.war_galley.turn.command import command_distance, command_ship
 from engine.war_galley.turn.commanders import restore_after_command
 from engine.war_galley.turn.decisions import Activate, Double, Individual
 from engine.war_galley.turn.initiative import active_admirals
+from engine.war_galley.turn.movement_segment import OrderLapsed
 from engine.war_galley.turn.state import CommanderState, GameState, PendingActivation, Phase, Segment, Squadron
 from engine.war_galley.turn.status import eliminate
 
@@ -232,6 +233,11 @@ def check_activate(state: GameState, decision: Activate) -> None:
                                    f"activate now (may: {options or 'none'})")
     members = _members(state, decision)
     planned = [p.galley for p in decision.plans]
+    if len(set(decision.refloat)) != len(decision.refloat):
+        # 6.36: the roll is made "instead of moving the galley": one attempt a galley an activation. A second
+        # one would be a roll for a galley the first may already have freed or wrecked (issue 22).
+        twice = sorted({str(g) for g in decision.refloat if decision.refloat.count(g) > 1})
+        raise IllegalOrder("6.36", f"{', '.join(twice)}: one attempt to get off the land per galley")
     for gid in decision.refloat:
         if gid not in members:
             raise IllegalOrder("5.41", f"{gid} is not in the activated squadron")
@@ -301,6 +307,13 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked:
         events += more
     for gid in decision.refloat:
         galley = new.galley(gid)
+        if galley.aground is None or galley.position is None:
+            # Checked aground and on the map before the dice; should the segment's results have taken it off
+            # the rocks or off the map, there is nothing left to get off: the attempt lapses, no die (6.36).
+            events.append(OrderLapsed(rule="6.36", galley=gid, order="refloat",
+                                      reason=f"{gid} is no longer aground" if galley.position is not None
+                                      else f"{gid} is no longer on the map"))
+            continue
         around = surroundings(new.board, new.galleys, galley, new.wind, new.turn, new.charts)
         freed, more = extricate(around, galley, new.charts, dice)
         events += more

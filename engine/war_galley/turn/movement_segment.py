@@ -73,7 +73,7 @@ class OrderLapsed(Event, frozen=True, kw_only=True):
     """A result made one of the galley's later orders impossible: it is not carried out (`rule` says why)."""
 
     galley: GalleyId
-    order: str  # "grapple disengage", "movement", "missile fire", "grapple", "firepots"
+    order: str  # "grapple disengage", "movement", "missile fire", "grapple", "firepots", "boarding", "refloat"
     reason: str
 
 
