@@ -179,7 +179,7 @@ def _read_one(path: Path | str, limit: int) -> bytes:
         if not stat.S_ISREG(kind):
             if stat.S_ISDIR(kind):
                 raise MissingFile(f"{path}: is a folder, not a file")
-            raise MalformedFile(f"{path}: {_kind(kind)}, not a regular file: a game file is a plain file")
+            raise MalformedFile(f"{path}: is {_kind(kind)}, not a regular file: a game file is a plain file")
         # Each read asks for the size the file has now, plus one byte, not limit + 1 bytes: os.read
         # allocates what it is asked for, and a 1 MiB buffer per file cost more than the reading.
         want = os.fstat(fd).st_size + 1
@@ -430,3 +430,12 @@ def planted(folder: Path, name: str) -> str | None:
     except OSError:
         return None
     return None if stat.S_ISREG(mode) else _kind(mode)
+
+
+def is_real(path: Path, folder: bool = False) -> bool:
+    """Is `path` itself (not through a link) a regular file, or (`folder`) a folder?"""
+    try:
+        mode = os.stat(path, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode)
