@@ -53,7 +53,7 @@ CACHE_NAME = ".pbem-state"
 FORMAT = 4
 _MAGIC = b"pbem-state-cache-4\n"
 _MAC = 32  # bytes of HMAC-SHA256
-# Far above any game's (the 2,000-file Actium game's is about 1.6 MB): a bound, so that a planted
+# Far above any game's (the 2,000-file Actium game's is 356 KiB): a bound, so that a planted
 # endless file cannot fill memory. An entry larger than this is not written.
 MAX_BYTES = 64 << 20
 SECRET_NAME = "state-cache.key"
