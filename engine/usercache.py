@@ -3,8 +3,9 @@
 The decoded rules data (engine.decoded), the installed plug-ins (pbem.plugins) and the help text
 (pbem.helptext) each keep what they computed in their own folder under $XDG_CACHE_HOME/pbem (else
 ~/.cache/pbem). An entry is its payload behind the SHA-256 of the payload (64 hex digits), and is
-read only from a folder (700) and a file (600) that this user owns and nobody else can write:
-what it holds can choose code to load. Anything else (missing, damaged, cut short, shared) reads
+read only from a folder (700) and a file (600) that this user owns and nobody else can write,
+each opened without following a link and checked as opened (fstat), and read up to MAX_BYTES:
+what it holds can choose code to load (a decoded entry is a pickle). Anything else (missing, damaged, cut short, shared) reads
 as None, and a failed write is ignored: a cache never changes an answer, losing it only costs
 time. Only the standard library's os and hashlib: `pbem --help` reads an entry before anything
 else is imported.
@@ -25,49 +26,102 @@ def folder(kind: str) -> str | None:
     return None if root.startswith("~") else os.path.join(root, "pbem", kind)  # "~": no home to be found
 
 
+MAX_BYTES = 256 << 20  # far above any entry (decoded rules data is a few MB): a bound, not a size
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _private_mode(info: os.stat_result, is_dir: bool) -> bool:
+    kind_ok = (info.st_mode & 0o170000) == (0o040000 if is_dir else 0o100000)
+    return kind_ok and info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
 def private(path: str, is_dir: bool) -> bool:
-    """Owned by this user and writable by nobody else."""
+    """Owned by this user and writable by nobody else (the name itself: a link is not private)."""
     try:
-        stat = os.stat(path, follow_symlinks=False)
+        info = os.stat(path, follow_symlinks=False)
     except OSError:
         return False
-    kind_ok = (stat.st_mode & 0o170000) == (0o040000 if is_dir else 0o100000)
-    return kind_ok and stat.st_uid == os.getuid() and not stat.st_mode & 0o022
+    return _private_mode(info, is_dir)
+
+
+def _open_private_folder(where: str) -> int | None:
+    """A descriptor of `where`, if it is itself (not a link) a folder of this user's nobody else can write.
+    What is checked is the folder opened, so it cannot be swapped between the check and the use."""
+    try:
+        fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    if not _private_mode(os.fstat(fd), True):
+        os.close(fd)
+        return None
+    return fd
 
 
 def load(where: str, name: str) -> bytes | None:
-    """The payload kept as `name` in the folder `where`, or None if there is none, or it is damaged or shared."""
-    path = os.path.join(where, name)
-    if not private(where, True) or not private(path, False):
+    """The payload kept as `name` in the folder `where`, or None if there is none, or it is damaged or shared.
+
+    The folder and the file are opened without following a link, the file without waiting (a FIFO), and
+    both are checked as opened (fstat: regular, this user's, writable by nobody else), then read bounded."""
+    dir_fd = _open_private_folder(where)
+    if dir_fd is None:
         return None
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return None
+    finally:
+        os.close(dir_fd)
+    try:
+        if not _private_mode(os.fstat(fd), False):
+            return None
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, min(MAX_BYTES + 1 - size, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        return None
+    data = b"".join(chunks)
     checksum, payload = data[:_DIGEST], data[_DIGEST:]
     return payload if hashlib.sha256(payload).hexdigest().encode() == checksum else None
 
 
 def store(where: str, name: str, payload: bytes) -> None:
     """Keep `payload` as `name` in `where`, atomically, owner-only; a failure (read-only home, full disk)
-    only costs the next process time."""
-    import tempfile  # only when writing: it costs a reading process several milliseconds
+    only costs the next process time. Written in the private folder as opened (a new file, O_EXCL, 0600,
+    renamed over `name`: a link there is replaced, never written through)."""
+    import secrets  # only when writing
 
-    temporary = None
+    data = hashlib.sha256(payload).hexdigest().encode() + payload
+    if len(data) > MAX_BYTES:
+        return  # it would not be read
     try:
         os.makedirs(where, mode=0o700, exist_ok=True)
-        if not private(where, True):
-            return
-        handle = tempfile.NamedTemporaryFile(dir=where, prefix=f".{name[:16]}.", suffix=".tmp", delete=False)  # 600
-        temporary = handle.name
-        with handle:
-            handle.write(hashlib.sha256(payload).hexdigest().encode() + payload)
-        os.replace(temporary, os.path.join(where, name))
-        temporary = None
+    except OSError:
+        return
+    dir_fd = _open_private_folder(where)
+    if dir_fd is None:
+        return
+    temporary = f".{name[:16]}.{secrets.token_hex(8)}.tmp"
+    made = False
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dir_fd)
+        made = True
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        made = False
     except OSError:
         pass  # only an optimisation: computed again next time
     finally:
-        if temporary is not None:
+        if made:
             with contextlib.suppress(OSError):
-                os.unlink(temporary)
+                os.unlink(temporary, dir_fd=dir_fd)
+        os.close(dir_fd)

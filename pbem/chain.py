@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import secrets
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -88,10 +90,7 @@ def _kept_path(store: Path, seed_value: bytes, length: int) -> Path:
 def _kept(store: Path, seed_value: bytes, length: int) -> tuple[bytes, ...]:
     path = _kept_path(store, seed_value, length)
     count = length // CHECKPOINT + 1
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
+    data = _read_kept(path, 32 * count)
     if len(data) == 32 * count and data[:32] == seed_value:
         return tuple(data[i : i + 32] for i in range(0, len(data), 32))
     points = _checkpoints(seed_value, length)
@@ -105,17 +104,45 @@ def forget(store: Path, seed_value: bytes, length: int) -> None:
     _checkpoints.cache_clear()
 
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_kept(path: Path, size: int) -> bytes:
+    """At most `size` + 1 bytes of a kept file, only if it is itself a regular file (b"": none to use)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, size + 1) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 def _write_private(path: Path, data: bytes) -> None:
-    """Owner-only from the first byte, replaced atomically; a failure only costs the next walk."""
+    """Owner-only from the first byte (a new file, O_EXCL), replaced atomically (a link at the name is
+    replaced, not written through); a failure only costs the next walk."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    made = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
+        made = True
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(temporary, path)
+        made = False
     except OSError:
         pass  # a checkpoint only saves time: a key folder we cannot write means walking the chain again
+    finally:
+        if made:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
 
 
 def follows(new: bytes, previous: bytes) -> bool:

@@ -11,6 +11,7 @@ import typer
 from pbem.lazy import lazy
 
 # Loaded when a command first uses them, so `pbem --help` stays cheap.
+folder_files = lazy("pbem.folder")
 ids = lazy("pbem.identity")
 mailconfig = lazy("pbem.mailconfig")
 mailer = lazy("pbem.mailer")
@@ -37,7 +38,8 @@ def report_for(folder: Path, seq: int) -> Path | None:
     if seq < 3:
         return None
     candidate = folder / "report" / f"file-{seq - 1:06d}.html"
-    return candidate if candidate.is_file() else None
+    # Never through a link (the folder or the file): a report planted as a link to a private file would mail it.
+    return candidate if folder_files.is_real(candidate.parent, folder=True) and folder_files.is_real(candidate) else None
 
 
 def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, game_id: str) -> str | None:

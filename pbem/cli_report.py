@@ -1,7 +1,9 @@
 """`pbem report` and `pbem archive`, and the reports written whenever a file is played or received.
 
 Registered in pbem/cli.py. Reports go to GAME/report/ (beside the game
-files; the protocol reads only NNNNNN.pbem, so they never disturb a game).
+files; the protocol reads only NNNNNN.pbem, so they never disturb a game),
+written without following a link planted there (pbem.folder.write_beside);
+`--out` is the user's own path.
 """
 
 from __future__ import annotations
@@ -57,9 +59,11 @@ def report_command(
         raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
     except game.ruleset.illegal_errors as exc:
         raise UsageError(f"--reach: {exc}") from None
-    path = out if out is not None else folder / REPORT_FOLDER / (f"turn-{turn:02d}.html" if turn is not None
-                                                                 else report.report_name(span))
-    report.write(path, html)
+    if out is not None:
+        path = report.write(out, html)
+    else:
+        name = f"turn-{turn:02d}.html" if turn is not None else report.report_name(span)
+        path = report.write_beside(folder, REPORT_FOLDER, name, html)
     typer.echo(f"wrote {path} ({span.title}): open it in any browser")
 
 
@@ -118,10 +122,10 @@ def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callabl
         written = []
         if len(game.files) >= 3:  # the latest outcome, file n-2's (resolved by file n-1). Not by asking
             span = report.file_span(game, len(game.files) - 2)  # game.resolutions for its keys: that replays
-            written.append(report.write(folder / REPORT_FOLDER / report.report_name(span), report.render(game, span)))
+            written.append(report.write_beside(folder, REPORT_FOLDER, report.report_name(span), report.render(game, span)))
         span = _preview(game, ids.key_folder(keys), key)
         if span is not None:
-            written.append(report.write(folder / REPORT_FOLDER / report.report_name(span), report.render(game, span)))
+            written.append(report.write_beside(folder, REPORT_FOLDER, report.report_name(span), report.render(game, span)))
         for path in written:
             say(f"report: {path}")
     except (PbemError, OSError) as exc:

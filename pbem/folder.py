@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -126,10 +128,10 @@ def settled(mark: Mark, at: int) -> bool:
 
 def mark_of(path: Path | str) -> Mark | None:
     try:
-        stat = os.stat(path)
+        st = os.stat(path)
     except OSError:
         return None  # reading it gives the error
-    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None],
@@ -155,14 +157,29 @@ def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None
     return out
 
 
+def read_game_file(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A game file's bytes: `read`, but only from a regular file (`_read_one`)."""
+    return _read_one(path, limit)
+
+
 def _read_one(path: Path | str, limit: int) -> bytes:
-    """The file's bytes as `read` gives them, opened, read and closed in a few system calls."""
+    """The file's bytes as `read` gives them, opened, read and closed in a few system calls.
+
+    Only a regular file is read: a game file planted as a FIFO would block the open (O_NONBLOCK
+    keeps it from waiting for a writer) and a link to a terminal the read; either is refused in one
+    line. A link to a regular file is followed: its bytes are bounded and checked like any other's,
+    and nothing is ever written through it (writes rename a new file into place)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return read(path, limit)  # the error, as `read` words it
     data = b""
     try:
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            if stat.S_ISDIR(kind):
+                raise MissingFile(f"{path}: is a folder, not a file")
+            raise MalformedFile(f"{path}: is {_kind(kind)}, not a regular file: a game file is a plain file")
         # Each read asks for the size the file has now, plus one byte, not limit + 1 bytes: os.read
         # allocates what it is asked for, and a 1 MiB buffer per file cost more than the reading.
         want = os.fstat(fd).st_size + 1
@@ -171,7 +188,7 @@ def _read_one(path: Path | str, limit: int) -> bytes:
             if not chunk:
                 break
             data += chunk
-    except OSError:  # a folder named like a game file, say: the error as `read` words it
+    except OSError:  # the error as `read` words it
         return read(path, limit)
     finally:
         os.close(fd)
@@ -237,3 +254,188 @@ def _sync_dir(folder: Path) -> None:
         pass  # some file systems cannot fsync a directory; the rename itself has already happened
     finally:
         os.close(fd)
+
+
+# ----- files beside the game: the lock's holder, the state cache, the reports -----------------------
+#
+# A game folder may come from outside (an unpacked zip, a shared or synced folder), so whatever stands in
+# it beside the numbered files may have been planted: a link to any file the user can write, a FIFO, a
+# device. These files are opened relative to the game folder's descriptor, never following a link at
+# their own name or at the folder below it (`report/`), only if fstat says they are regular, read up to a
+# bound, and written by a new file (O_EXCL) renamed over the name, which replaces a planted link and never
+# writes through it. The game folder itself is the one the user named: a link there is his own.
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+PUBLIC = 0o666 & ~_UMASK  # a file anyone may read (a report, the lock's holder): as any new file
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+class NotPlain(FolderProblem):
+    """A file or folder beside the game is a link, a FIFO, a device, or larger than it can be."""
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, word in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return word
+    return "not a regular file"
+
+
+def _open_folder(folder: Path, sub: str | None, create: bool) -> int:
+    """A descriptor of the game folder, or of its subfolder `sub` (made if `create`), not followed if a link."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    except FileNotFoundError:
+        raise MissingFile(f"{folder}: no such game folder") from None
+    except NotADirectoryError:
+        raise FolderProblem(f"{folder}: not a folder") from None
+    except OSError as exc:
+        raise FolderProblem(f"{folder}: cannot open ({exc.strerror})") from None
+    if sub is None:
+        return fd
+    try:
+        if create:
+            try:
+                os.mkdir(sub, 0o777, dir_fd=fd)  # as any new folder (the umask applies): reports are no secret
+            except FileExistsError:
+                pass
+        try:
+            return os.open(sub, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=fd)
+        except OSError as exc:
+            try:
+                mode = os.stat(sub, dir_fd=fd, follow_symlinks=False).st_mode
+            except OSError:
+                raise FolderProblem(f"{folder / sub}: cannot open ({exc.strerror})") from None
+            raise NotPlain(f"{folder / sub}: is {_kind(mode)}, not a folder pbem made (planted?); "
+                           "pbem writes nothing through it: remove it") from None
+    finally:
+        os.close(fd)
+
+
+def read_beside(folder: Path, name: str, limit: int, sub: str | None = None) -> bytes | None:
+    """The bytes of the file `name` beside the game (in `sub` below it), None if there is none.
+
+    NotPlain (a FolderProblem) if it, or `sub`, is a link or not a regular file, or holds more than
+    `limit` bytes; FolderProblem if it cannot be read."""
+    where = folder / sub / name if sub else folder / name
+    try:
+        dir_fd = _open_folder(folder, sub, create=False)
+    except MissingFile:
+        return None
+    try:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC, dir_fd=dir_fd)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            try:
+                mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            except OSError:
+                mode = 0
+            if stat.S_ISLNK(mode):
+                raise NotPlain(f"{where}: is a symbolic link, which pbem never makes (planted?)") from None
+            raise FolderProblem(f"{where}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(dir_fd)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # a FIFO (opened without waiting for a writer), a device, a folder
+            raise NotPlain(f"{where}: is {_kind(mode)}, not a regular file (planted?)")
+        data = b""
+        while len(data) <= limit:
+            chunk = os.read(fd, limit + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError as exc:
+        raise FolderProblem(f"{where}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise NotPlain(f"{where}: more than {limit} bytes, more than pbem ever writes there")
+    return data
+
+
+def write_beside(folder: Path, name: str, data: bytes, mode: int = 0o600, sub: str | None = None,
+                 sync: bool = False) -> Path:
+    """Replace the file `name` beside the game (in `sub`, made if missing) with `data`, atomically.
+
+    A new file (O_EXCL, a random name, in the same folder) is written and renamed over `name`: a
+    planted link there is replaced, never written through, and `sub` must be a real folder (NotPlain).
+    `mode` applies from the first byte. FolderProblem if it cannot be written (nothing is left behind)."""
+    where = folder / sub / name if sub else folder / name
+    dir_fd = _open_folder(folder, sub, create=sub is not None)
+    temporary = None
+    try:
+        for _ in range(8):  # a name taken (by chance, or planted): draw another
+            candidate = f".{name[:32]}.{secrets.token_hex(8)}.tmp"
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode,
+                             dir_fd=dir_fd)
+            except FileExistsError:
+                continue
+            temporary = candidate
+            break
+        else:
+            raise FolderProblem(f"{where}: cannot write (no free temporary name)")
+        try:
+            os.fchmod(fd, mode)  # exactly `mode`, whatever the umask
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        temporary = None
+        if sync:
+            try:
+                os.fsync(dir_fd)
+            except OSError:
+                pass  # some file systems cannot fsync a directory; the rename has happened
+    except OSError as exc:
+        raise FolderProblem(f"{where}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary, dir_fd=dir_fd)
+            except OSError:
+                pass
+        os.close(dir_fd)
+    return where
+
+
+def remove_beside(folder: Path, name: str) -> None:
+    """Remove the name `name` beside the game (a link is removed, never its target); a failure is ignored."""
+    try:
+        dir_fd = _open_folder(folder, None, create=False)
+    except FolderProblem:
+        return
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def planted(folder: Path, name: str) -> str | None:
+    """What stands at `name` beside the game if it is not a regular file ("a symbolic link", ...); None if
+    nothing does or a regular file does."""
+    try:
+        mode = os.stat(folder / name, follow_symlinks=False).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind(mode)
+
+
+def is_real(path: Path, folder: bool = False) -> bool:
+    """Is `path` itself (not through a link) a regular file, or (`folder`) a folder?"""
+    try:
+        mode = os.stat(path, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode)

@@ -79,7 +79,7 @@ class GameFiles(Sequence[SignedFile]):
             return raw
         path, digest = self._paths[index], self._digests[index]
         assert path is not None and digest is not None
-        raw = folders.read(path)
+        raw = folders.read_game_file(path)
         if hashlib.sha256(raw).digest() != digest:  # written to since this command looked at it (or a bad voucher)
             self._distrust()
             raise FolderProblem(f"{path}: changed while pbem was reading the game; run the command again")

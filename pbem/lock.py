@@ -11,6 +11,10 @@ While it holds the lock, the holder writes who it is (pid, command, since
 when) into `.pbem-lock` in the folder and removes it before letting go; a
 second command waits a moment (PBEM_LOCK_WAIT seconds, default 5) for the
 folder to be free, then fails with FolderLocked naming the holder.
+`.pbem-lock` is written by a new file renamed into place and read without
+following a link (pbem.folder, "files beside the game"); a link or any other
+non-regular file planted under that name is refused before anything is
+changed, so pbem never writes through it.
 Read-only commands (status, verify, history) take no lock: files appear by
 atomic rename, so a reader sees a whole folder, before or after a write.
 """
@@ -25,9 +29,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from pbem import folder as folders
 from pbem.errors import FolderLocked, FolderProblem, MissingFile
 
 HOLDER_FILE = ".pbem-lock"
+_HOLDER_LIMIT = 200  # bytes of the holder's line shown, and written
 DEFAULT_WAIT = 5.0
 _POLL = 0.05
 
@@ -45,11 +51,12 @@ def _wait_seconds() -> float:
 
 
 def _holder(folder: Path) -> str:
+    """Who holds the folder, as the holder wrote it: read without following a link, at most 200 bytes."""
     try:
-        text = (folder / HOLDER_FILE).read_text(encoding="utf-8", errors="replace")[:200].strip()
-    except OSError:
-        text = ""
-    return text or "another pbem command"
+        data = folders.read_beside(folder, HOLDER_FILE, _HOLDER_LIMIT) or b""
+    except FolderProblem:  # planted, or too long to be pbem's: say nothing of it
+        data = b""
+    return data.decode("utf-8", errors="replace").strip() or "another pbem command"
 
 
 @contextlib.contextmanager
@@ -86,15 +93,21 @@ def hold(folder: Path, command: str = "") -> Iterator[None]:
                 time.sleep(_POLL)
         what = command or " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:2])
         stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        holder_path = folder / HOLDER_FILE
-        with contextlib.suppress(OSError):  # who holds it is a courtesy; the flock is the lock
-            holder_path.write_text(f"pid {os.getpid()} ({what}) since {stamp}\n", encoding="utf-8")
+        # pbem only ever leaves a plain file here (after a crash); anything else was planted, and writing
+        # through a link would overwrite whatever file it names: refused before anything is changed.
+        if kind := folders.planted(folder, HOLDER_FILE):
+            raise FolderProblem(
+                f"{folder / HOLDER_FILE}: is {kind}, which pbem never makes (planted?); "
+                "nothing was changed: remove it and try again"
+            )
+        text = f"pid {os.getpid()} ({what}) since {stamp}\n"[:_HOLDER_LIMIT].encode("utf-8", errors="replace")
+        with contextlib.suppress(FolderProblem):  # who holds it is a courtesy; the flock is the lock
+            folders.write_beside(folder, HOLDER_FILE, text, mode=folders.PUBLIC)  # renamed in: never through a link
         _held[key] = 1
         try:
             yield
         finally:
             del _held[key]
-            with contextlib.suppress(OSError):
-                holder_path.unlink()
+            folders.remove_beside(folder, HOLDER_FILE)
     finally:
         os.close(fd)  # closing the descriptor releases the lock

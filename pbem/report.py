@@ -369,8 +369,17 @@ def report_name(span: Span) -> str:
 
 
 def write(path: Path, html: str) -> Path:
+    """Write a report where the user asked for it (`--out`): his own path, links and all."""
     from pbem import folder as folders
 
     folders.write_atomic(path, html.encode("utf-8"))
     return path
+
+
+def write_beside(folder: Path, sub: str, name: str, html: str) -> Path:
+    """Write a report into the game folder's `sub` folder (made if missing): a `sub` planted as a link is
+    refused (NotPlain) and a link planted at `name` replaced, so nothing outside the game folder is written."""
+    from pbem import folder as folders
+
+    return folders.write_beside(folder, name, html.encode("utf-8"), mode=folders.PUBLIC, sub=sub)
 

@@ -496,3 +496,242 @@ def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_pa
             unvouched([small, folder_named_like_a_file])
         with pytest.raises(MissingFile, match="000003.pbem: no such file"):
             unvouched([tmp_path / "000003.pbem"])
+
+
+# ----- files beside the game (issue 22, items 5 and 6) --------------------------------------------
+#
+# A game folder may come from outside (an unpacked zip, a shared or synced folder): whatever stands in it
+# beside the numbered files may have been planted. Each test plants it and runs the real CLI.
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
+
+
+def _memory_cap() -> None:  # a command that reads /dev/zero whole then fails fast, instead of swapping
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def cli(tmp_path: Path, *args: str, state: Path | None = None, keys: Path | None = None,
+        **env: str) -> subprocess.CompletedProcess[str]:
+    """The real `pbem` in a subprocess with its own home; `state`: its $XDG_STATE_HOME (the state cache's
+    secret: whose pbem it is)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    environment = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+                       XDG_STATE_HOME=str(state if state is not None else home / ".local" / "state"),
+                       PBEM_KEYS=str(keys if keys is not None else home / "no-keys"), **env)
+    environment.pop("PBEM_KEY", None)
+    argv = [sys.executable, "-c", "from pbem.cli import main; main()", *args]
+    return subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=600,  # a hang guard
+                          preexec_fn=_memory_cap)
+
+
+def one_line_error(done: subprocess.CompletedProcess[str], code: int, *words: str) -> None:
+    assert done.returncode == code, (done.returncode, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pbem: error:") and "Traceback" not in done.stderr, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def tauris_copy(tmp_path: Path, files: int | None = None, name: str = "game") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    for path in folders.game_files(EXAMPLE)[:files]:
+        shutil.copyfile(path, folder / path.name)
+    return folder
+
+
+def regular(path: Path, kind: int = stat.S_IFREG) -> bool:
+    """Is `path` itself (not through a link) a regular file (or of `kind`)?"""
+    try:
+        return stat.S_IFMT(os.lstat(path).st_mode) == kind
+    except OSError:
+        return False
+
+
+def every_entry(folder: Path) -> dict[str, tuple[str, bytes | None]]:
+    """Every name in the folder (and report/), what it is, and a regular file's bytes, links not followed."""
+    out: dict[str, tuple[str, bytes | None]] = {}
+    for path in sorted([*folder.iterdir(), *((folder / "report").iterdir() if regular(folder / "report", stat.S_IFDIR) else [])]):
+        mode = os.lstat(path).st_mode
+        kind = "link" if stat.S_ISLNK(mode) else "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
+        out[str(path.relative_to(folder))] = (kind, path.read_bytes() if kind == "file" else os.readlink(path) if kind == "link" else None)
+    return out
+
+
+@pytest.mark.parametrize("planted", ["link to a file outside", "FIFO"])
+@pytest.mark.parametrize("command", ["receive", "move"])
+def test_attack_a_planted_lock_is_refused_and_nothing_is_written_through_it(
+        kit: Kit, recorded: Recorded, tmp_path: Path, command: str, planted: str) -> None:
+    """`.pbem-lock` planted as a link made pbem write its holder line through it, over any file the user can
+    write (and then remove the link): refused now, in one line, before anything changes."""
+    from pbem import lock
+
+    k = recorded.acks()[0]  # receive file k; or move: write file k, an acknowledgement needing no orders
+    folder = kit.copy(tmp_path / "g", k)
+    incoming = tmp_path / "in.pbem"
+    incoming.write_bytes(recorded.raws[k])
+    outside = tmp_path / "precious.txt"
+    outside.write_bytes(b"the user's own file\n")
+    holder = folder / lock.HOLDER_FILE
+    if planted == "FIFO":
+        os.mkfifo(holder)
+    else:
+        holder.symlink_to(outside)
+    args = ["receive", str(folder), str(incoming), "--no-reply"] if command == "receive" else \
+        ["move", str(folder), "--key", "alice" if author_of(k) == "host" else "bob"]
+    before = every_entry(folder)
+    done = cli(tmp_path, *args, keys=recorded.keys)
+    one_line_error(done, FolderProblem.exit_code, str(holder), "pbem never makes", "nothing was changed")
+    assert outside.read_bytes() == b"the user's own file\n"
+    assert every_entry(folder) == before
+    holder.unlink()
+    done = cli(tmp_path, *args, keys=recorded.keys)
+    assert done.returncode == 0, done.stderr
+    assert (folder / file_name(k)).exists() and not holder.exists() and outside.read_bytes() == b"the user's own file\n"
+
+
+def test_attack_a_lock_holder_planted_as_dev_zero_is_not_read(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
+    """A second command names the holder from `.pbem-lock`: planted as a link to /dev/zero it was read whole."""
+    from pbem import lock
+    from pbem.errors import FolderLocked
+
+    k = len(recorded.raws) - 1
+    folder = kit.copy(tmp_path / "g", k)
+    incoming = tmp_path / "in.pbem"
+    incoming.write_bytes(recorded.raws[k])
+    with lock.hold(folder, "pbem move (the test)"):
+        (folder / lock.HOLDER_FILE).unlink()
+        (folder / lock.HOLDER_FILE).symlink_to("/dev/zero")
+        done = cli(tmp_path, "receive", str(folder), str(incoming), "--no-reply", keys=recorded.keys, PBEM_LOCK_WAIT="0")
+    one_line_error(done, FolderLocked.exit_code, "in use by another pbem command")
+
+
+@pytest.mark.parametrize("planted", ["link to /dev/zero", "FIFO", "link to a file outside"])
+def test_attack_a_planted_state_cache_is_ignored_and_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              planted: str) -> None:
+    """`.pbem-state` linked to /dev/zero made `status` fail (MemoryError, rc 70; `move` grew to 23.7 GB), a
+    FIFO hung it. The cache is only a cache: such a name is ignored (the command replays), and a command
+    that succeeds replaces it with its own file, never writing through a link."""
+    from pbem import statecache
+    from pbem.errors import KeyProblem
+
+    folder = tauris_copy(tmp_path, 121)
+    truth = cli(tmp_path, "status", str(tauris_copy(tmp_path, 121, "clean")))
+    assert truth.returncode == 0, truth.stderr
+    outside = tmp_path / "precious.txt"
+    outside.write_bytes(b"the user's own file\n")
+    cache = statecache.path_of(folder)
+    if planted == "FIFO":
+        os.mkfifo(cache)
+    else:
+        cache.symlink_to("/dev/zero" if "zero" in planted else outside)
+    moved = cli(tmp_path, "move", str(folder))  # no key of this game here: the answer after loading it
+    one_line_error(moved, KeyProblem.exit_code, "no key")
+    status = cli(tmp_path, "status", str(folder))
+    assert status.returncode == 0 and status.stdout == truth.stdout, status.stderr
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "home" / ".local" / "state"))  # the CLI's secret
+    monkeypatch.setattr(statecache, "_secrets", {})
+    assert regular(cache) and statecache.read(folder) is not None, "replaced by a cache of pbem's own"
+    assert outside.read_bytes() == b"the user's own file\n"
+
+
+def test_attack_a_game_file_planted_as_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    folder = tauris_copy(tmp_path, 121)
+    os.mkfifo(folder / file_name(121))
+    for command in ("status", "verify"):
+        one_line_error(cli(tmp_path, command, str(folder)), MalformedFile.exit_code,
+                       str(folder / file_name(121)), "is a FIFO, not a regular file")
+
+
+def test_attack_a_planted_report_link_is_refused_and_nothing_outside_is_written(tmp_path: Path) -> None:
+    """`report/` planted as a link made every turn report land where it pointed; a report's own name
+    planted as a link was replaced (rename), and stays so; `pbem mail` attaches no linked report."""
+    from pbem import cli_mail
+
+    folder = tauris_copy(tmp_path, 121)
+    incoming = tmp_path / "in.pbem"
+    shutil.copyfile(EXAMPLE / file_name(121), incoming)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (folder / "report").symlink_to(elsewhere, target_is_directory=True)
+    received = cli(tmp_path, "receive", str(folder), str(incoming), "--no-reply")
+    assert received.returncode == 0 and (folder / file_name(121)).exists(), received.stderr  # the game file is safe
+    assert "pbem: warning: no turn report written" in received.stderr and "report: is a symbolic link" in received.stderr
+    one_line_error(cli(tmp_path, "report", str(folder)), FolderProblem.exit_code, str(folder / "report"),
+                   "is a symbolic link")
+    one_line_error(cli(tmp_path, "report", str(folder), "--turn", "2"), FolderProblem.exit_code, "is a symbolic link")
+    assert list(elsewhere.iterdir()) == []
+    # the report a mail attaches, planted as a link to a private file: not attached
+    (elsewhere / "file-000120.html").write_text("a private file")
+    assert cli_mail.report_for(folder, 121) is None
+    (folder / "report").unlink()
+    (folder / "report").mkdir()
+    (folder / "report" / "file-000120.html").symlink_to(elsewhere / "file-000120.html")
+    assert cli_mail.report_for(folder, 121) is None
+    done = cli(tmp_path, "report", str(folder))  # the latest report: file-000120.html
+    assert done.returncode == 0 and "file-000120.html" in done.stdout, done.stderr
+    assert regular(folder / "report" / "file-000120.html") and cli_mail.report_for(folder, 121) is not None
+    assert (elsewhere / "file-000120.html").read_text() == "a private file"
+
+
+FORGED = 61  # a move in the middle of the Tauris game
+
+
+def _forge_with_a_matching_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> tuple[Path, Path]:
+    """The Tauris game less its last file, file 61's signature changed, and beside it a `.pbem-state`
+    made to vouch for the forged file: the attacker's own pbem wrote a cache of the genuine files, then
+    he put the forged file's digest into it and sealed it again, with his own secret (`attackers mac`)
+    or the plain SHA-256 the cache had before (`old checksum`). Returns the folder and the last file."""
+    import hashlib
+
+    import msgspec
+
+    from pbem import statecache
+
+    folder = tauris_copy(tmp_path, 121)
+    attacker = tmp_path / "attacker-state"
+    made = cli(tmp_path, "status", str(folder), state=attacker)
+    assert made.returncode == 0, made.stderr
+    path = folder / file_name(FORGED)
+    data = bytearray(path.read_bytes())
+    data[-10] = ord("A") if data[-10] != ord("A") else ord("B")  # a signature character: still base64
+    path.write_bytes(bytes(data))
+    monkeypatch.setenv("XDG_STATE_HOME", str(attacker))
+    monkeypatch.setattr(statecache, "_secrets", {}, raising=False)  # (raising=False: the test runs on old code too)
+    entry = statecache.read(folder)
+    assert entry is not None
+    forged = msgspec.structs.replace(
+        entry, files=entry.files[:FORGED] + (hashlib.sha256(bytes(data)).digest(),) + entry.files[FORGED + 1:],
+        seen=entry.seen[:FORGED] + ((0, 0, 0, 0, 0, 0),) + entry.seen[FORGED + 1:])
+    if how == "attackers mac":
+        statecache.write(folder, forged)
+        # the attack is real: to the pbem whose secret sealed it, the cache vouches for the forged file
+        assert cli(tmp_path, "status", str(folder), state=attacker).returncode == 0
+    else:
+        payload = msgspec.msgpack.encode(msgspec.structs.replace(forged, format=3))
+        statecache.path_of(folder).write_bytes(b"pbem-state-cache\n" + hashlib.sha256(payload).digest() + payload)
+    monkeypatch.undo()
+    last = tmp_path / "last.pbem"
+    shutil.copyfile(EXAMPLE / file_name(121), last)
+    return folder, last
+
+
+@pytest.mark.parametrize("how", ["attackers mac", "old checksum"])
+@pytest.mark.parametrize("command", ["status", "board", "legal", "move", "receive", "history", "verify", "report",
+                                     "archive", "orders"])
+def test_attack_a_forged_file_with_a_matching_planted_cache_is_refused_by_every_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, how: str) -> None:
+    """A signature changed in a Tauris file and a `.pbem-state` made to match it: `status` and `board`
+    answered 0, and `move` and `receive` took the same path (a player could sign on top of files nobody
+    checked). The cache is authenticated under the user's own secret now: a planted one is ignored, the
+    game replayed, and the forged file refused as verify refuses it, by every command."""
+    folder, last = _forge_with_a_matching_cache(tmp_path, monkeypatch, how)
+    args = {"receive": [str(last), "--no-reply"], "archive": ["--out", str(tmp_path / "game.html")]}.get(command, [])
+    before = every_entry(folder)
+    done = cli(tmp_path, command, str(folder), *args)
+    one_line_error(done, BadSignature.exit_code, str(folder / file_name(FORGED)))
+    assert every_entry(folder) == before
+    assert not (tmp_path / "game.html").exists()

@@ -538,3 +538,79 @@ def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: P
     assert status.stderr == verify.stderr and len(status.stderr.splitlines()) == 1 and "000061.pbem" in status.stderr
     assert "Traceback" not in status.stderr
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+
+
+# ----- the secret that authenticates each entry (issue 22: a planted cache vouched for a forged file) -----
+
+
+@pytest.fixture
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh $XDG_STATE_HOME, as for another user, for this test only."""
+    home = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    monkeypatch.setattr(statecache, "_secrets", {})
+    return home
+
+
+def test_the_secret_is_owner_only_made_once_and_kept(state_home: Path) -> None:
+    assert statecache.secret(create=False) is None  # none yet, and reading makes none
+    assert not state_home.exists()
+    made = statecache.secret(create=True)
+    assert made is not None and len(made) == statecache.SECRET_BYTES
+    path = state_home / "pbem" / statecache.SECRET_NAME
+    assert path.stat().st_mode & 0o777 == 0o600 and (state_home / "pbem").stat().st_mode & 0o777 == 0o700
+    assert sorted(p.name for p in path.parent.iterdir()) == [statecache.SECRET_NAME]  # no temporary left
+    statecache._secrets.clear()
+    assert statecache.secret(create=True) == made == path.read_bytes()
+
+
+def test_processes_making_the_secret_at_once_agree_on_one(state_home: Path) -> None:
+    code = "from pbem import statecache; print(statecache.secret(create=True).hex())"
+    env = dict(os.environ, XDG_STATE_HOME=str(state_home))
+    runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env) for _ in range(6)]
+    answers = {run.communicate(timeout=120)[0].strip() for run in runs}
+    assert answers == {(state_home / "pbem" / statecache.SECRET_NAME).read_bytes().hex()}
+
+
+@pytest.mark.parametrize("how", ["readable by others", "a link", "folder writable by others", "wrong length"])
+def test_a_secret_others_could_know_or_change_is_not_used(tmp_path: Path, state_home: Path, how: str) -> None:
+    """Then no cache is read or written (every command replays), rather than one others could forge."""
+    folder = game_copy(tmp_path, "tauris-game", 40)
+    assert statecache.secret(create=True) is not None
+    path = state_home / "pbem" / statecache.SECRET_NAME
+    if how == "readable by others":
+        os.chmod(path, 0o644)
+    elif how == "a link":
+        os.replace(path, tmp_path / "elsewhere.key")
+        path.symlink_to(tmp_path / "elsewhere.key")
+    elif how == "folder writable by others":
+        os.chmod(path.parent, 0o777)
+    else:
+        path.write_bytes(path.read_bytes()[:-1])
+    statecache._secrets.clear()
+    assert statecache.secret(create=True) is None
+    cached_load(folder)
+    assert not statecache.path_of(folder).exists()
+
+
+def test_a_cache_sealed_under_another_users_secret_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              state_home: Path) -> None:
+    """Copied from a shared folder, or planted: well formed, for these very files, but not this user's."""
+    folder = game_copy(tmp_path, "tauris-game")
+    cached_load(folder)
+    assert entry_of(folder) is not None
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "another-user"))
+    statecache._secrets.clear()
+    assert statecache.read(folder) is None
+    ignored(folder)
+
+
+def test_with_no_secret_to_be_had_commands_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocked))  # no folder can be made there
+    monkeypatch.setattr(statecache, "_secrets", {})
+    folder = game_copy(tmp_path, "tauris-game", 40)
+    game = cached_load(folder)
+    assert game.tip is None and not statecache.path_of(folder).exists()
+    same_answer(game, replayed(folder))

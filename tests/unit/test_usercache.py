@@ -48,3 +48,25 @@ def test_compiled_templates_are_kept_only_in_a_private_folder(tmp_path: Path, mo
     assert report._bytecode_cache() is not None
     os.chmod(tmp_path / "pbem" / "templates", 0o777)  # anyone could plant compiled code there
     assert report._bytecode_cache() is None
+
+
+def test_a_planted_link_or_fifo_is_never_read_or_written_through(tmp_path: Path) -> None:
+    """Entries can choose code to load (a decoded entry is a pickle): a link at an entry's name, or at the
+    folder, is not read, and writing replaces a link at the name instead of writing through it."""
+    where = tmp_path / "kind"
+    usercache.store(str(where), "name", b"payload")
+    outside = tmp_path / "outside"
+    outside.write_bytes((where / "name").read_bytes())  # a well-formed entry, elsewhere
+    (where / "name").unlink()
+    (where / "name").symlink_to(outside)
+    assert usercache.load(str(where), "name") is None
+    usercache.store(str(where), "name", b"another")
+    assert not (where / "name").is_symlink() and usercache.load(str(where), "name") == b"another"
+    assert outside.read_bytes().endswith(b"payload")
+    os.mkfifo(where / "fifo")
+    assert usercache.load(str(where), "fifo") is None  # not waited on
+    linked = tmp_path / "linked"
+    linked.symlink_to(where, target_is_directory=True)
+    assert usercache.load(str(linked), "name") is None
+    usercache.store(str(linked), "other", b"x")
+    assert not (where / "other").exists()
