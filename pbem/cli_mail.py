@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Callable, Optional
 
 import typer
 
@@ -19,7 +19,10 @@ movefile = lazy("pbem.movefile")
 referee = lazy("pbem.referee")
 session = lazy("pbem.session")
 watch = lazy("pbem.watch")
-from pbem.errors import MailProblem, UsageError
+from pbem.errors import MailProblem, PbemError, UsageError
+
+if TYPE_CHECKING:
+    from pbem import mailer as mailer_types
 
 ConfigOption = Annotated[
     Optional[Path],
@@ -29,17 +32,23 @@ KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (
 KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
 
 
-def report_for(folder: Path, seq: int) -> Path | None:
+def report_for(folder: Path, seq: int) -> mailer_types.Attachment | None:
     """The report of what file `seq` resolved (the outcome of file seq-1), if `pbem report` wrote one.
 
     Reports live in GAME/report/ as file-NNNNNN.html, named by the file whose
     outcome they show (docs/reports.md); previews are private and never sent.
+    Read once, here, never through a link (the folder or the file): a report
+    planted as a link to a private file would mail it, and a name checked
+    first and read later could be swapped in between.
     """
     if seq < 3:
         return None
-    candidate = folder / "report" / f"file-{seq - 1:06d}.html"
-    # Never through a link (the folder or the file): a report planted as a link to a private file would mail it.
-    return candidate if folder_files.is_real(candidate.parent, folder=True) and folder_files.is_real(candidate) else None
+    name = f"file-{seq - 1:06d}.html"
+    try:
+        data = folder_files.read_beside(folder, name, mailer.MAX_REPORT_BYTES, sub="report")
+    except PbemError:
+        return None  # a planted or oversized report is not mailed; the file itself still is
+    return None if data is None else mailer.Attachment(name, data)
 
 
 def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, game_id: str) -> str | None:

@@ -16,12 +16,23 @@ import ssl
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import armor, movefile, referee
 from pbem.errors import MailProblem
 from pbem.mailconfig import Server
-from pbem.movefile import Accept, Invite
+from pbem.movefile import MAX_FILE_BYTES, Accept, Invite
+
+# A report attached is at most this large: base64 makes it a third larger, and the whole
+# message must stay under what the opponent's intake reads (32 file bounds, pbem.intake).
+MAX_REPORT_BYTES = 16 * MAX_FILE_BYTES
+
+
+class Attachment(NamedTuple):
+    """A file attached as read once (never by name later: pbem.cli_mail.report_for)."""
+
+    name: str
+    data: bytes
 
 SUBJECT_CHARS = 150
 
@@ -64,7 +75,7 @@ def compose(
     sender: str,
     sender_name: str,
     to: str,
-    report: Path | None = None,
+    report: Attachment | None = None,
 ) -> EmailMessage:
     signed = game.files[seq]
     body = signed.body
@@ -94,8 +105,7 @@ def compose(
     message.set_content("\n".join(lines))
     message.add_attachment(signed.raw, maintype="application", subtype="x-pbem", filename=movefile.file_name(seq))
     if report is not None:
-        maintype, subtype = ("text", "html") if report.suffix in (".html", ".htm") else ("application", "octet-stream")
-        message.add_attachment(report.read_bytes(), maintype=maintype, subtype=subtype, filename=report.name)
+        message.add_attachment(report.data, maintype="text", subtype="html", filename=report.name)
     return message
 
 

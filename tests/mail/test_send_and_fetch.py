@@ -135,7 +135,7 @@ def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, 
     assert report_for(bob, 1) is None
     (bob / "report").mkdir()
     (bob / "report" / "file-000002.html").write_text("<html><body>turn report</body></html>")
-    assert report_for(bob, 3) == bob / "report" / "file-000002.html"
+    assert report_for(bob, 3) == mailer.Attachment("file-000002.html", b"<html><body>turn report</body></html>")
     message = mailer.compose(game, 1, "bob@pbem.test", "Bob", "alice@pbem.test", report_for(bob, 3))
     names = [part.get_filename() for part in message.iter_attachments()]
     assert names == ["000001.pbem", "file-000002.html"]

@@ -673,7 +673,9 @@ def test_attack_a_planted_report_link_is_refused_and_nothing_outside_is_written(
     assert cli_mail.report_for(folder, 121) is None
     done = cli(tmp_path, "report", str(folder))  # the latest report: file-000120.html
     assert done.returncode == 0 and "file-000120.html" in done.stdout, done.stderr
-    assert regular(folder / "report" / "file-000120.html") and cli_mail.report_for(folder, 121) is not None
+    attached = cli_mail.report_for(folder, 121)
+    assert regular(folder / "report" / "file-000120.html") and attached is not None
+    assert attached.data == (folder / "report" / "file-000120.html").read_bytes()  # the bytes read once, then mailed
     assert (elsewhere / "file-000120.html").read_text() == "a private file"
 
 
