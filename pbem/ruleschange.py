@@ -107,12 +107,12 @@ class Judged:
     rules_hash: str
 
     def __str__(self) -> str:
-        files = f"files {self.first}-{'' if self.last is None else self.last}"
+        files = f"files {self.first} on" if self.last is None else f"files {self.first}-{self.last}"
         return f"{files}: {self.ruleset} {self.version}, rules data {self.rules_hash[:16]}"
 
 
 def describe(spans: list[Judged]) -> str:
-    """Which rules judged which files, e.g. 'files 0-57: duel 1, rules data 3f2a..; files 58-: duel 2, rules data 9c01..'."""
+    """Which rules judged which files, e.g. 'files 0-57: duel 1, rules data 3f2a..; files 58 on: duel 2, rules data 9c01..'."""
     return "; ".join(str(span) for span in spans)
 
 

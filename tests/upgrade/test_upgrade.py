@@ -71,7 +71,7 @@ def test_a_game_made_by_an_earlier_commit_finishes_with_todays_code(tmp_path: Pa
     assert verified.stdout.startswith("ok: game") and "finished:" in verified.stdout
     invite = movefile.parse(before[file_name(0)], "file 0").body
     assert isinstance(invite, movefile.Invite)
-    assert f"rules: files 0-: war-galley 1, rules data {invite.rules_hash[:16]}" in verified.stdout
+    assert f"rules: files 0 on: war-galley 1, rules data {invite.rules_hash[:16]}" in verified.stdout
 
 
 # ----- data by hash -----------------------------------------------------------------------------------------
@@ -242,14 +242,14 @@ def test_a_rules_change_agreed_by_both_takes_effect_and_verify_names_both(tmp_pa
     change = accepting.body.seq
     assert game.ruleset.version == "2"
     assert game.judged_by_text() == (f"files 0-{change - 1}: duel 1, rules data {proposal.rules_hash[:16]}; "
-                                     f"files {change}-: duel 2, rules data {proposal.rules_hash[:16]}")
+                                     f"files {change} on: duel 2, rules data {proposal.rules_hash[:16]}")
     acting = _to_my_decision(folder, me)
     assert _rest_heals(folder, me, acting) == 2  # version 2's rest, from the agreed file on
     final = play_on(folder, me, seed=5, limit=200)
     assert final.finished()
     verified = pbem("verify", str(folder))
     assert verified.returncode == 0, verified.stderr
-    assert f"files 0-{change - 1}: duel 1" in verified.stdout and f"files {change}-: duel 2" in verified.stdout
+    assert f"files 0-{change - 1}: duel 1" in verified.stdout and f"files {change} on: duel 2" in verified.stdout
     history = pbem("history", str(folder))
     assert "proposes rules: duel 2" in history.stdout and f"accepts the rules change of file {change - 1}" in history.stdout
     assert offer.ruleset.version == "1"
@@ -284,7 +284,7 @@ def test_a_proposal_the_other_refuses_changes_nothing(tmp_path: Path) -> None:
     _move(folder, me[role], ["strike"], propose_rules=proposal)
     _move(folder, me[other], [])  # a plain move: the proposal lapses
     game = referee.load(folder, use_cache=False)
-    assert game.ruleset.version == "1" and game.judged_by_text().startswith("files 0-: duel 1")
+    assert game.ruleset.version == "1" and game.judged_by_text().startswith("files 0 on: duel 1")
     acting = _to_my_decision(folder, me)
     assert _rest_heals(folder, me, acting) == 1
     with pytest.raises(RulesChangeRefused, match="proposes none"):  # too late to accept it now
