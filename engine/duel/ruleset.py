@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.adapter import Adapter, Pending, ScenarioSummary
+from engine.adapter import Adapter, Pending, ScenarioInfo
 from engine.datafiles import scenarios_dir
 
 Action = Literal["guard", "strike", "lunge", "rest"]
@@ -115,11 +115,11 @@ class Duel(Adapter):
             raise DuelError("rules data: hit and power must be at least 2, guard at least 0")
         return msgspec.structs.replace(state, rules=rules)
 
-    def scenarios(self) -> list[ScenarioSummary]:
+    def scenarios(self) -> list[ScenarioInfo]:
         out = []
         for name in BUILTIN:
             scenario = self._scenario(_shipped(name))
-            out.append(ScenarioSummary(scenario.name, scenario.title, scenario.sides, ""))
+            out.append(ScenarioInfo(scenario.name, scenario.title, scenario.sides))
         return out
 
     def builtin_scenario(self, name: str) -> bytes | None:
