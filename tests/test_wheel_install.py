@@ -60,6 +60,8 @@ def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path:
     pbem = str(venv / "bin" / "pbem")
     listed = _run([pbem, "scenarios"], elsewhere)
     assert listed.returncode == 0 and "tauris" in listed.stdout, listed.stderr
+    duel = _run([pbem, "scenarios", "--ruleset", "duel"], elsewhere)  # engine/duel/ and scenarios/duel/ installed
+    assert duel.returncode == 0 and "quick" in duel.stdout and "Red v Blue" in duel.stdout, duel.stderr
     demo = _run([pbem, "demo", "--out", "game"], elsewhere)
     assert demo.returncode == 0, demo.stderr
     assert "both folders identical" in demo.stdout and "files per game turn" in demo.stdout
