@@ -1,6 +1,6 @@
-"""The adapter base every ruleset stands on: behaviour only, the contract itself is `ruleset_contract`.
+"""The adapter base every ruleset stands on: behaviour only, the contract itself is `engine.contract`.
 
-engine never imports pbem; both import the neutral `ruleset_contract`, where
+engine never imports pbem; both import the neutral `engine.contract`, where
 the contract (`Ruleset`) and the shapes a ruleset answers with (`Pending`,
 `ScenarioInfo`) are defined once. A ruleset's adapter (e.g.
 engine.war_galley.ruleset.WarGalley) subclasses `Adapter`, which satisfies
@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.datafiles import pinned_data
 from engine.errors import RulesError
-from ruleset_contract import Pending, ScenarioInfo
+from engine.contract import Pending, ScenarioInfo
 
 
 class Adapter(abc.ABC):

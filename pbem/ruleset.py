@@ -2,7 +2,7 @@
 
 pbem knows no game. What it asks of a ruleset, and the `Pending` and
 `ScenarioInfo` a ruleset answers with, are defined once in the neutral
-package `ruleset_contract` (engine's adapter base satisfies the same
+module `engine.contract` (engine's adapter base satisfies the same
 definition without importing pbem); this module re-exports them. A ruleset
 is registered under the entry-point group "pbem.rulesets" (the name the set-up
 files pin) or, in tests, with `register`.
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import RulesetProblem
-from ruleset_contract import ENTRY_POINT_GROUP, Pending, Reported, Ruleset, ScenarioInfo
+from engine.contract import ENTRY_POINT_GROUP, Pending, Reported, Ruleset, ScenarioInfo
 
 _registered: dict[str, Ruleset] = {}
 

@@ -1,4 +1,4 @@
-"""The contract (ruleset_contract, defined once) checked the same way over every installed ruleset: war-galley, duel, fleets."""
+"""The contract (engine.contract, defined once) checked the same way over every installed ruleset: war-galley, duel, fleets."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-import ruleset_contract
+import engine.contract
 from engine import adapter
 from pbem import commitments
 from pbem import ruleset as rulesets
@@ -29,9 +29,9 @@ def ruleset(request: pytest.FixtureRequest) -> Ruleset:
 
 def test_the_contract_is_defined_once() -> None:
     """pbem's and engine's names are the one definition, not look-alikes (issue 23)."""
-    assert rulesets.Ruleset is ruleset_contract.Ruleset
-    assert rulesets.Pending is adapter.Pending is ruleset_contract.Pending
-    assert rulesets.ScenarioInfo is adapter.ScenarioInfo is ruleset_contract.ScenarioInfo
+    assert rulesets.Ruleset is engine.contract.Ruleset
+    assert rulesets.Pending is adapter.Pending is engine.contract.Pending
+    assert rulesets.ScenarioInfo is adapter.ScenarioInfo is engine.contract.ScenarioInfo
 
 
 def test_the_adapter_base_takes_the_contracts_parameters() -> None:
@@ -47,7 +47,7 @@ def test_every_method_of_the_contract(ruleset: Ruleset) -> None:
         assert hasattr(ruleset, name), f"{ruleset.name} lacks {name}"
     assert all(issubclass(e, Exception) for e in ruleset.illegal_errors)
     assert isinstance(ruleset.default_rules_data(), bytes)
-    assert all(isinstance(info, ruleset_contract.ScenarioInfo) for info in ruleset.scenarios())
+    assert all(isinstance(info, engine.contract.ScenarioInfo) for info in ruleset.scenarios())
 
 
 def test_scenarios_load_and_name_their_sides(ruleset: Ruleset) -> None:
@@ -84,7 +84,7 @@ def test_a_game_by_the_contract(ruleset: Ruleset) -> None:
         assert all(isinstance(ruleset.describe_event(e, state), str) for e in events)
         assert isinstance(ruleset.describe(state), str)
         pending = ruleset.pending(state)
-        assert isinstance(pending, ruleset_contract.Pending)
+        assert isinstance(pending, engine.contract.Pending)
         assert not pending.automatic
         if pending.finished:
             assert ruleset.result(state)

@@ -1,9 +1,9 @@
 """The ruleset contract, defined once: what pbem asks of a ruleset, and the shapes a ruleset answers with.
 
-A neutral package: pbem imports it (to type and find rulesets, pbem/ruleset.py)
+A neutral module of engine's shared top: pbem imports it (to type and find rulesets, pbem/ruleset.py)
 and engine imports it (engine.adapter.Adapter, the base the rulesets stand on,
 satisfies `Ruleset` and builds these `Pending` and `ScenarioInfo`); it imports
-neither, so "engine never imports pbem" and "pbem knows no ruleset" both hold
+no other module of engine and nothing of pbem, so "engine never imports pbem" and "pbem knows no ruleset" both hold
 (docs/architecture.md, "One contract"). A ruleset is any object with the
 attributes below, registered under the entry-point group "pbem.rulesets" (the
 name the set-up files pin). Decisions and options cross this boundary as plain
