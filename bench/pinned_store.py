@@ -7,12 +7,15 @@ release of main could have pinned is kept, named by its hash:
 
     scenarios/war_galley/pinned/rules/<sha256>.json     a rules data bundle
     scenarios/<ruleset>/pinned/<scenario>/<sha256>.toml  a built-in scenario
+    scenarios/duel/pinned/<kind>/<sha256>.json          Dice Duel's rules data or scenario
 
 The bytes are rebuilt exactly as `default_rules_data()` and `builtin_scenario()`
 build them at each commit (`git show COMMIT:path`): War Galley's bundle is the
 canonical JSON of charts.toml, commanders.toml and counters.toml (the form
 engine/rulesdata.py has had since e4d8155, the bundle's first commit), the
-fleets rules data is rules.toml as it is. Only data today's rules still read
+fleets rules data is rules.toml as it is, Dice Duel's data its .json files as
+they are (before they were files, pbem/duel.py built the very same bytes,
+never changed). Only data today's rules still read
 is kept (a bundle today's parser refuses could not go on anyway); the rest is
 counted. Run from the repository:
 
@@ -29,6 +32,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE_FIRST = "e4d8155"  # War Galley's rules data bundle, in today's canonical form
@@ -90,8 +94,16 @@ def fleets(files: dict[str, str]) -> tuple[bytes | None, dict[str, bytes]]:
     return (blob(rules) if rules else None), scenarios
 
 
+def duel(files: dict[str, str]) -> dict[str, bytes]:
+    """{kind: bytes} of Dice Duel's data files ("rules" and one per scenario) at a commit."""
+    top = "scenarios/duel/"
+    return {path[len(top):-5]: blob(sha) for path, sha in files.items()
+            if path.startswith(top) and path.endswith(".json") and "/" not in path[len(top):]}
+
+
 def main(rev: str = "main") -> None:
     sys.path.insert(0, str(ROOT))
+    from engine.duel.ruleset import RULESET as DUEL
     from engine.fleets import scenario as fleet_scenario
     from engine.fleets.ruleset import RULESET as FLEETS
     from engine.war_galley.map_and_galleys import rulesdata
@@ -125,6 +137,18 @@ def main(rev: str = "main") -> None:
             return False
         return True
 
+    def duel_ok(kind: str) -> Callable[[bytes], bool]:
+        def ok(data: bytes) -> bool:
+            try:
+                if kind == "rules":
+                    DUEL.new_game(DUEL.builtin_scenario("duel") or b"", data, {})
+                else:
+                    DUEL.new_game(data, DUEL.default_rules_data(), {})
+            except Exception:
+                return False
+            return True
+        return ok
+
     found: dict[tuple[str, str, str], bytes] = {}  # (ruleset folder, kind, sha) -> bytes
     refused: set[tuple[str, str]] = set()
     for commit in since(BUNDLE_FIRST, rev):
@@ -136,6 +160,7 @@ def main(rev: str = "main") -> None:
             rules, fleet_scenarios = fleets(files)
             wanted += [("fleets", "rules", rules, fleets_rules_ok)] if rules else []
             wanted += [("fleets", name, data, fleets_scenario_ok) for name, data in fleet_scenarios.items()]
+        wanted += [("duel", kind, data, duel_ok(kind)) for kind, data in duel(files).items()]
         for folder, kind, data, ok in wanted:
             sha = hashlib.sha256(data).hexdigest()
             if (folder, kind, sha) in found or (kind, sha) in refused:
@@ -146,7 +171,7 @@ def main(rev: str = "main") -> None:
                 refused.add((kind, sha))
     added = 0
     for (folder, kind, sha), data in sorted(found.items()):
-        suffix = ".json" if (folder, kind) == ("war_galley", "rules") else ".toml"
+        suffix = ".json" if (folder, kind) == ("war_galley", "rules") or folder == "duel" else ".toml"
         path = ROOT / "scenarios" / folder / "pinned" / kind / f"{sha}{suffix}"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)

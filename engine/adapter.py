@@ -1,9 +1,12 @@
-"""The adapter base every ruleset stands on: the shapes it hands to pbem's contract (pbem/ruleset.py).
+"""The adapter base every ruleset stands on: behaviour only, the contract itself is `engine.contract`.
 
-engine never imports pbem; a ruleset's adapter (e.g.
-engine.war_galley.ruleset.WarGalley) subclasses `Adapter`, is registered under
-the entry-point group "pbem.rulesets" in pyproject.toml, and returns these
-shapes, which match pbem's `Pending` and `ScenarioInfo` attribute for attribute.
+engine never imports pbem; both import the neutral `engine.contract`, where
+the contract (`Ruleset`) and the shapes a ruleset answers with (`Pending`,
+`ScenarioInfo`) are defined once. A ruleset's adapter (e.g.
+engine.war_galley.ruleset.WarGalley) subclasses `Adapter`, which satisfies
+`Ruleset` structurally and gives the parts most rulesets share (versions,
+data kept by hash, the rules change), and is registered under the
+entry-point group "pbem.rulesets" in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -12,27 +15,9 @@ import abc
 import hashlib
 from typing import Any
 
-import msgspec
-
 from engine.datafiles import pinned_data
 from engine.errors import RulesError
-
-
-class Pending(msgspec.Struct, frozen=True):
-    """Who must act next (the protocol's Pending, without importing it)."""
-
-    side: str | None
-    kind: str
-    prompt: str
-    automatic: bool = False
-    finished: bool = False
-
-
-class ScenarioSummary:
-    """What `pbem scenarios` lists (the protocol's ScenarioInfo shape)."""
-
-    def __init__(self, name: str, title: str, sides: tuple[str, str], summary: str) -> None:
-        self.name, self.title, self.sides, self.summary = name, title, sides, summary
+from engine.contract import Pending, ScenarioInfo
 
 
 class Adapter(abc.ABC):
@@ -95,7 +80,7 @@ class Adapter(abc.ABC):
     def default_rules_data(self) -> bytes: ...
 
     @abc.abstractmethod
-    def scenarios(self) -> list[ScenarioSummary]: ...
+    def scenarios(self) -> list[ScenarioInfo]: ...
 
     @abc.abstractmethod
     def builtin_scenario(self, name: str) -> bytes | None: ...
@@ -140,4 +125,4 @@ class Adapter(abc.ABC):
     def result(self, state: Any) -> str | None: ...
 
 
-__all__ = ["Adapter", "Pending", "ScenarioSummary"]
+__all__ = ["Adapter", "Pending", "ScenarioInfo"]

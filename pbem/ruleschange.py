@@ -112,7 +112,7 @@ class Judged:
 
 
 def describe(spans: list[Judged]) -> str:
-    """Which rules judged which files, e.g. 'files 0-57: duel 1, rules data 3f2a..; files 58 on: duel 2, rules data 9c01..'."""
+    """Which rules judged which files, e.g. 'files 0-57: NAME 1, rules data 3f2a..; files 58 on: NAME 2, rules data 9c01..' (NAME the ruleset's)."""
     return "; ".join(str(span) for span in spans)
 
 

@@ -1,11 +1,14 @@
-"""The contract (pbem/ruleset.py) checked the same way over every installed ruleset: war-galley, duel, fleets."""
+"""The contract (engine.contract, defined once) checked the same way over every installed ruleset: war-galley, duel, fleets."""
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
 
+import engine.contract
+from engine import adapter
 from pbem import commitments
 from pbem import ruleset as rulesets
 from pbem.dice import DiceStream, NoDiceYet, SealedDice
@@ -24,11 +27,27 @@ def ruleset(request: pytest.FixtureRequest) -> Ruleset:
     return rulesets.find(request.param)
 
 
+def test_the_contract_is_defined_once() -> None:
+    """pbem's and engine's names are the one definition, not look-alikes (issue 23)."""
+    assert rulesets.Ruleset is engine.contract.Ruleset
+    assert rulesets.Pending is adapter.Pending is engine.contract.Pending
+    assert rulesets.ScenarioInfo is adapter.ScenarioInfo is engine.contract.ScenarioInfo
+
+
+def test_the_adapter_base_takes_the_contracts_parameters() -> None:
+    """engine.adapter.Adapter satisfies the Protocol structurally: each method it has takes the same parameters."""
+    for name, method in vars(Ruleset).items():
+        if callable(method) and not name.startswith("_") and hasattr(adapter.Adapter, name):
+            wanted = list(inspect.signature(method).parameters)
+            assert list(inspect.signature(getattr(adapter.Adapter, name)).parameters) == wanted, name
+
+
 def test_every_method_of_the_contract(ruleset: Ruleset) -> None:
     for name in CONTRACT:
         assert hasattr(ruleset, name), f"{ruleset.name} lacks {name}"
     assert all(issubclass(e, Exception) for e in ruleset.illegal_errors)
     assert isinstance(ruleset.default_rules_data(), bytes)
+    assert all(isinstance(info, engine.contract.ScenarioInfo) for info in ruleset.scenarios())
 
 
 def test_scenarios_load_and_name_their_sides(ruleset: Ruleset) -> None:
@@ -65,6 +84,7 @@ def test_a_game_by_the_contract(ruleset: Ruleset) -> None:
         assert all(isinstance(ruleset.describe_event(e, state), str) for e in events)
         assert isinstance(ruleset.describe(state), str)
         pending = ruleset.pending(state)
+        assert isinstance(pending, engine.contract.Pending)
         assert not pending.automatic
         if pending.finished:
             assert ruleset.result(state)

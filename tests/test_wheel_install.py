@@ -41,6 +41,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert any(n.startswith("scenarios/war_galley/pinned/rules/") and n.endswith(".json") for n in names), names
     assert any(n.startswith("scenarios/fleets/pinned/rules/") for n in names), names
     assert any(n.startswith("templates/") for n in names)
+    assert "engine/contract.py" in names  # the contract pbem and engine both import
+    # Dice Duel is a ruleset like the others: its package, its data and templates travel in the wheel
+    assert {"engine/duel/ruleset.py", "scenarios/duel/rules.json", "templates/duel/board.html.j2"} <= set(names), names
+    assert not any(n.startswith("pbem/duel") for n in names)
     assert not any(n.startswith("tests/") for n in names)
     return wheel
 
@@ -56,6 +60,8 @@ def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path:
     pbem = str(venv / "bin" / "pbem")
     listed = _run([pbem, "scenarios"], elsewhere)
     assert listed.returncode == 0 and "tauris" in listed.stdout, listed.stderr
+    duel = _run([pbem, "scenarios", "--ruleset", "duel"], elsewhere)  # engine/duel/ and scenarios/duel/ installed
+    assert duel.returncode == 0 and "quick" in duel.stdout and "Red v Blue" in duel.stdout, duel.stderr
     demo = _run([pbem, "demo", "--out", "game"], elsewhere)
     assert demo.returncode == 0, demo.stderr
     assert "both folders identical" in demo.stdout and "files per game turn" in demo.stdout

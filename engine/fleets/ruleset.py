@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.adapter import Adapter, Pending, ScenarioSummary
+from engine.adapter import Adapter, Pending, ScenarioInfo
 from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
@@ -26,12 +26,12 @@ class Fleets(Adapter):
         data = scenario.fleets_dir() / "rules.toml"
         return data.read_bytes()
 
-    def scenarios(self) -> list[ScenarioSummary]:
+    def scenarios(self) -> list[ScenarioInfo]:
         out = []
         for name in scenario.builtin_names():
             spec = scenario.parse(scenario.builtin(name) or b"", name)
             sizes = " v ".join(str(len(s.elements)) for s in spec.sides)
-            out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
+            out.append(ScenarioInfo(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
                                        f"{spec.summary} ({sizes} elements)"))
         return out
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import adapter
-from engine.adapter import Adapter, ScenarioSummary
+from engine.adapter import Adapter, ScenarioInfo
 from engine.errors import IllegalOrder, RulesDataError, RulesError
 from engine.war_galley import battles
 from engine.war_galley.battles import choices, secrets, tournament
@@ -51,7 +51,7 @@ class WarGalley(Adapter):
     def default_rules_data(self) -> bytes:
         return rulesdata.default_rules_data()
 
-    def scenarios(self) -> list[ScenarioSummary]:
+    def scenarios(self) -> list[ScenarioInfo]:
         """The book's battles with year, sides, galleys a side, difficulty and the book's order for
         beginners, then tournament play (10.0)."""
         out = []
@@ -61,9 +61,9 @@ class WarGalley(Adapter):
             rank = f", beginners: {s.beginner_rank}" if s.beginner_rank else ""
             summary = (f"{s.year_bc} B.C., {s.sides[0].name} v {s.sides[1].name}, {sizes} galleys, "
                        f"difficulty {s.difficulty:g}{rank}")
-            out.append(ScenarioSummary(s.key, f"{s.name}: {s.title}", sides, summary))
+            out.append(ScenarioInfo(s.key, f"{s.name}: {s.title}", sides, summary))
         spec = tournament.load(TOURNAMENT.read_bytes(), str(TOURNAMENT))
-        out.append(ScenarioSummary(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
+        out.append(ScenarioInfo(spec.key, f"{spec.name}: {spec.title}", (spec.sides[0].key, spec.sides[1].key),
                                    f"fleets built to {'/'.join(str(b.points) for b in spec.fleet_building.budgets)} "
                                    "points (option budget), committed in secret"))
         return out

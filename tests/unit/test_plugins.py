@@ -75,17 +75,17 @@ def test_a_distribution_added_changed_or_removed_is_noticed(tmp_path: Path, cach
     monkeypatch.syspath_prepend(str(site))
     settle()
     assert plugins.entry_points(GROUP) == truth()  # kept
-    info = distribution(site, "toyrules", "toy = pbem.duel:RULESET")
+    info = distribution(site, "toyrules", "toy = engine.duel.ruleset:RULESET")
     settle()
-    assert plugins.EntryPoint("toy", "pbem.duel:RULESET") in plugins.entry_points(GROUP)
+    assert plugins.EntryPoint("toy", "engine.duel.ruleset:RULESET") in plugins.entry_points(GROUP)
     assert rulesets.entry_points(GROUP) == truth()
     # the same file rewritten in place (same inode, same size): its times show it
-    (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = pbem.duel:RULESEX\n")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = engine.duel.ruleset:RULESEX\n")
     assert plugins.entry_points(GROUP) == truth()
-    assert plugins.EntryPoint("toy", "pbem.duel:RULESEX") in plugins.entry_points(GROUP)
+    assert plugins.EntryPoint("toy", "engine.duel.ruleset:RULESEX") in plugins.entry_points(GROUP)
     (info / "entry_points.txt").unlink()
     assert plugins.entry_points(GROUP) == truth() and "toy" not in {e.name for e in truth()}
-    (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = pbem.duel:RULESET\n")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = engine.duel.ruleset:RULESET\n")
     settle()
     assert plugins.entry_points(GROUP) == truth()
     for path in info.iterdir():
@@ -97,7 +97,7 @@ def test_a_distribution_added_changed_or_removed_is_noticed(tmp_path: Path, cach
 def test_entry_points_too_recent_to_tell_are_not_kept(tmp_path: Path, cache_home: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
-    distribution(site, "toyrules", "toy = pbem.duel:RULESET")
+    distribution(site, "toyrules", "toy = engine.duel.ruleset:RULESET")
     monkeypatch.syspath_prepend(str(site))
     assert plugins.entry_points(GROUP) == truth()  # at once: not kept
     calls = asks_importlib(monkeypatch)
@@ -145,7 +145,7 @@ def test_another_finder_of_distributions_means_asking_importlib(cache_home: Path
 
 
 def test_a_broken_entry_point_fails_to_load_as_importlib_says(cache_home: Path) -> None:
-    for value in ("no_such_module_here:thing", "pbem.duel:NO_SUCH", "???"):
+    for value in ("no_such_module_here:thing", "engine.duel.ruleset:NO_SUCH", "???"):
         mine, theirs = plugins.EntryPoint("x", value), importlib.metadata.EntryPoint("x", value, GROUP)
         with pytest.raises(Exception) as got:
             mine.load()

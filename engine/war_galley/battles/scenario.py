@@ -71,7 +71,10 @@ class Coast(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     note: str = ""
 
 
-class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+class ScenarioMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """A battle's map as its scenario file writes it (sheets, compass, land, coast); `joined()` is the
+    hexes.MapSpec its positions are read on (one name per concept: this is the file's, that the geometry's)."""
+
     sheets: list[Sheet]
     north: str  # the book's compass statement, e.g. "xx28 row"
     land: list[LandArea] = []
@@ -277,7 +280,7 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     difficulty: float
     playing_time: str
     ship_scale: str
-    map: MapSpec
+    map: ScenarioMap
     sides: list[Side]
     deploy_order: list[str]
     initiative: Initiative

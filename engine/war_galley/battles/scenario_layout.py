@@ -2,7 +2,7 @@
 
 Hexes and positions are read with the engine's one notation
 (`map_and_galleys.hexes`, `map_and_galleys.position`) on the battle's joined
-map (`scenario.MapSpec.joined`): the scenario book's `N3719`, `2319-2320`,
+map (`scenario.ScenarioMap.joined`): the scenario book's `N3719`, `2319-2320`,
 `2319/0` are the orders' notation too.
 """
 

@@ -16,7 +16,7 @@ Two notions of a hex:
 This is the one hex notation: scenario files, orders and reports all read a
 hex with `MapSpec.parse` and write it with `MapSpec.format` (a battle's
 `MapSpec` comes from its file's sheets and their offsets on the joined map,
-`battles.scenario.MapSpec.joined`); `parse(format(h)) == h` for every hex of
+`battles.scenario.ScenarioMap.joined`); `parse(format(h)) == h` for every hex of
 the map. `parse_hex`/`format_hex` are the printed number's text alone.
 """
 

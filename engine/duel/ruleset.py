@@ -1,35 +1,19 @@
-"""Dice Duel: a toy ruleset that exercises the whole protocol.
+"""Dice Duel behind the protocol's ruleset contract: the rules of engine/duel/__init__.py.
 
-It knows nothing of galleys; it exists so that pbem's tests and its demo can
-play complete games through the real protocol with a ruleset small enough to
-check by hand. Rules:
-
-- Each round starts with an automatic initiative roll: each side 1d6, the
-  higher acts first, ties roll again.
-- On its action a side may first `guard` (no dice: the other side's attacks
-  this round need 2 more), then must `strike` (2d6 >= hit: 1 damage),
-  `lunge` (2d6 >= power: 2 damage) or `rest` (no dice: +1 hp, up to the start;
-  +2 hp from version 2 on).
-- When both have acted the round ends. A side at 0 hp loses; after the
-  round limit, more hp wins (equal: a draw).
-
-Scenario data and rules data are small canonical JSON texts.
-
-Versions (docs/protocol.md, "Upgrades"): version 2 changed the rest (+2 hp,
-not +1); version 1 is still judged exactly, so a game begun under it is
-finished under it, or goes on under 2 from a rules change both players sign.
+Its data is shipped where every ruleset keeps its own (scenarios/duel/, the
+report templates in templates/duel/); a game pins it by hash and the
+ruleset by name ("duel"), never by this module's path.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
-from pbem.ruleset import Pending, ScenarioInfo
+from engine.adapter import Adapter, Pending, ScenarioInfo
+from engine.datafiles import scenarios_dir
 
 Action = Literal["guard", "strike", "lunge", "rest"]
 
@@ -92,24 +76,23 @@ class Ended(msgspec.Struct, frozen=True, tag=True):
     result: str
 
 
-BUILTIN = {
-    "duel": Scenario("duel", "A duel of five hit points", ("Red", "Blue"), 5, 30),
-    "quick": Scenario("quick", "A quick duel of two hit points", ("Red", "Blue"), 2, 10),
-}
-DEFAULT_RULES = RulesData(hit=7, power=10, guard=2)
+DATA_FOLDER = "duel"  # scenarios/duel/: rules.json and one <name>.json per built-in scenario
+BUILTIN = ("duel", "quick")  # the built-in scenarios, in the order `pbem scenarios` lists them
 
 
-def _json(value: Any) -> bytes:
-    return json.dumps(msgspec.to_builtins(value), sort_keys=True, separators=(",", ":")).encode()
+def _shipped(name: str) -> bytes:
+    """A shipped data file's exact bytes (a game pins their SHA-256, so they are never re-encoded)."""
+    return (scenarios_dir(DATA_FOLDER) / f"{name}.json").read_bytes()
 
 
 VERSIONS = ("1", "2")
 REST_HP = {"1": 1, "2": 2}  # hit points a rest restores, by version (rule 3)
 
 
-class Duel:
+class Duel(Adapter):
     name = "duel"
     versions = VERSIONS
+    data_folder = DATA_FOLDER  # rules_data_by_hash / scenario_by_hash: today's data, or scenarios/duel/pinned/
     illegal_errors: tuple[type[Exception], ...] = (DuelError,)
 
     def __init__(self, version: str = VERSIONS[-1]) -> None:
@@ -122,16 +105,7 @@ class Duel:
 
     # ----- data -------------------------------------------------------------------
     def default_rules_data(self) -> bytes:
-        return _json(DEFAULT_RULES)
-
-    def rules_data_by_hash(self, sha256: str) -> bytes | None:
-        """The duel's data lives in this module: every rules data it ever shipped is DEFAULT_RULES."""
-        data = self.default_rules_data()
-        return data if hashlib.sha256(data).hexdigest() == sha256 else None
-
-    def scenario_by_hash(self, name: str, sha256: str) -> bytes | None:
-        data = self.builtin_scenario(name)
-        return data if data is not None and hashlib.sha256(data).hexdigest() == sha256 else None
+        return _shipped("rules")
 
     def rebind(self, state: State, rules_data: bytes, previous_rules_data: bytes) -> State:
         """The rules data travels in a duel's state, so a change of it applies at once; the version
@@ -142,14 +116,18 @@ class Duel:
         return msgspec.structs.replace(state, rules=rules)
 
     def scenarios(self) -> list[ScenarioInfo]:
-        return [ScenarioInfo(s.name, s.title, s.sides) for s in BUILTIN.values()]
+        out = []
+        for name in BUILTIN:
+            scenario = self._scenario(_shipped(name))
+            out.append(ScenarioInfo(scenario.name, scenario.title, scenario.sides))
+        return out
 
     def builtin_scenario(self, name: str) -> bytes | None:
-        return _json(BUILTIN[name]) if name in BUILTIN else None
+        return _shipped(name) if name in BUILTIN else None
 
     def load_scenario(self, name_or_path: str) -> tuple[str, bytes]:
         if name_or_path in BUILTIN:
-            return name_or_path, _json(BUILTIN[name_or_path])
+            return name_or_path, _shipped(name_or_path)
         path = Path(name_or_path)
         if not path.is_file():
             raise DuelError(f"no scenario {name_or_path!r} (built in: {', '.join(BUILTIN)})")
