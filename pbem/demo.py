@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem import commitments, folder as folder_files, identity as ids, referee, session
+from pbem import commitments, folder as folder_files, identity as ids, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
@@ -73,7 +73,7 @@ def run_demo(
     say(f"game {game.game_id}: {ruleset.name} {scenario.name}, Alice ({scenario.sides[0]}) v Bob ({scenario.sides[1]})")
     role = "host"
     while True:
-        game = referee.load(folders[role])
+        game = store.load(folders[role])
         if game.finished() or len(game.files) >= FILE_LIMIT:
             break
         view = referee.outlook(game, me[role])

@@ -15,15 +15,15 @@ first, then decides.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import secrets
 import time as _time
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from pbem import chain, folder as folders, identity as ids, movefile, ruleschange, textsafe
+from pbem import chain, identity as ids, movefile, ruleschange, textsafe
 from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
 from pbem.gamefiles import GameFiles
 from pbem.errors import (
@@ -104,13 +104,13 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
     ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
     ruleset = find(body.ruleset)
     try:
-        setup = _setup(body, ruleset, what)
+        setup = setup_of(body, ruleset, what)
     except ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the ruleset refuses the game's set-up: {exc}") from None
     return replace(setup, initial_state=_new_game(setup, what))
 
 
-def _setup(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
+def setup_of(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
     """The set-up file 0 pins. `vouched`: a state cache made by this very ruleset, version and code
     from these very bytes stands for it, so the set-up was checked then and its sides need no reading.
 
@@ -159,69 +159,6 @@ class Resolution:
     rolls: list[RecordedRoll]
 
 
-class Resolutions(MutableMapping[int, Resolution]):
-    """resolutions[k] resolves file k; those a state cache skipped are replayed when first asked for.
-
-    A game loaded from the cache (pbem.statecache) knows its latest state but
-    not the events and dice of every earlier file: `history`, reports and the
-    like ask for them, and then, once, the files are replayed from file 0.
-    Which files the replay would resolve (`filled`) is known without it, so
-    asking whether one is resolved, or which are, replays nothing: only
-    reading a skipped one's resolution does.
-    """
-
-    def __init__(self, known: dict[int, Resolution] | None = None,
-                 fill: Callable[[], dict[int, Resolution]] | None = None, filled: range = range(0),
-                 one: Callable[[int], Resolution | None] | None = None) -> None:
-        self._known = dict(known or {})
-        self._fill = fill
-        self._filled = filled if fill is not None else range(0)
-        # Resolves one skipped file on its own when it can (the last one, from the state before it
-        # that the cache also keeps); None: only the replay can.
-        self._one = one
-
-    def _complete(self) -> None:
-        if self._fill is not None:
-            fill, self._fill, self._filled = self._fill, None, range(0)
-            for seq, resolution in fill().items():
-                self._known.setdefault(seq, resolution)
-
-    def _keys(self) -> set[int]:
-        return set(self._known).union(self._filled)
-
-    def __contains__(self, seq: object) -> bool:
-        return seq in self._known or seq in self._filled
-
-    def __getitem__(self, seq: int) -> Resolution:
-        if seq not in self._known and seq in self._filled:
-            alone = self._one(seq) if self._one is not None and self._fill is not None else None
-            if alone is not None:
-                self._known[seq] = alone
-                return alone
-            self._complete()
-        return self._known[seq]
-
-    def known(self, seq: int) -> Resolution | None:
-        """File `seq`'s resolution if it is at hand, without replaying anything."""
-        return self._known.get(seq)
-
-    def __setitem__(self, seq: int, resolution: Resolution) -> None:
-        self._known[seq] = resolution
-
-    def __delitem__(self, seq: int) -> None:
-        self._complete()
-        del self._known[seq]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(sorted(self._keys()))
-
-    def __len__(self) -> int:
-        return len(self._keys())
-
-    def copy(self) -> Resolutions:
-        return Resolutions(self._known, self._fill, self._filled, self._one)
-
-
 @dataclass
 class Game:
     """A replayed game: every file checked, every resolvable state computed."""
@@ -231,7 +168,7 @@ class Game:
     setup: Setup
     guest: Player | None = None
     # resolutions[k] resolves file k (k >= 1); the last file is unresolved.
-    resolutions: MutableMapping[int, Resolution] = field(default_factory=Resolutions)
+    resolutions: MutableMapping[int, Resolution] = field(default_factory=dict)  # pbem.store's may replay
     _initial_state: Any = None
     # (k, state): file k's resolved state, known from the state cache without its events
     tip: tuple[int, Any] | None = None
@@ -302,8 +239,7 @@ class Game:
             return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
         if self.before_tip is not None and self.before_tip[0] == seq - 1:
             return self.before_tip[1]()  # the cache's too: its hash is the one file seq signs
-        known = (self.resolutions.known(seq - 1) if isinstance(self.resolutions, Resolutions)
-                 else self.resolutions.get(seq - 1))
+        known = self.resolutions.get(seq - 1)  # pbem.store's Resolutions: without replaying
         return None if known is None else known.state
 
     @property
@@ -337,8 +273,8 @@ class Game:
 
     def copy(self) -> Game:
         """A copy whose file list and resolutions can grow without touching this one."""
-        resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
-        return Game(self.files.copy(), list(self.names), self.setup, self.guest, resolutions, self._initial_state,
+        return Game(self.files.copy(), list(self.names), self.setup, self.guest, copy.copy(self.resolutions),
+                    self._initial_state,
                     self.tip, self.before_tip, self.cached_bytes, list(self.eras))
 
     def judged_by(self) -> list[ruleschange.Judged]:
@@ -612,211 +548,6 @@ def check_decisions(
         _keep(_checked, file_hash, _Checked(state, done, events, paused))
     elif paused is not None:
         paused.cancel()
-
-
-# ----- reading a folder -------------------------------------------------------------
-
-
-_loaded: dict[Path, Game] = {}
-
-
-def load(folder: Path, use_cache: bool = True) -> Game:
-    """Replay a game folder, or resume it from the state cache beside it (pbem.statecache).
-
-    The cache is written only by `save_state_caches`, which the CLI calls
-    when a command has succeeded.
-
-    Within one process a folder loaded before is only extended by its new
-    files, after checking that the old ones are unchanged. Else a valid state
-    cache stands for the files it covers, and only later files are checked.
-    A file is unchanged if the file system shows it as it was when it was
-    last read (pbem.folder.Seen), and then is not read again until a command
-    asks for it; any other is read and its digest compared. The result is the
-    same as a full replay, which is what `use_cache=False` does (pbem
-    verify): it neither reads nor writes a cache.
-    """
-    names = folders.game_file_names(folder)
-    paths = names  # the text of each Path is as good a path to it
-    if not use_cache:
-        return replay(folders.read_game_files(paths), names)
-    key = folder.resolve()
-    game = _still_loaded(key, paths, names) or _from_state_cache(folder, paths, names)
-    start = 0 if game is None else len(game.files)
-    rest = folders.read_unless_vouched(paths[start:], [None] * (len(paths) - start))
-    raws = [raw for raw, _ in rest if raw is not None]  # all of them: none was vouched for
-    if game is None:
-        game = replay(raws[:1], names[:1])
-    for index in range(len(game.files), len(paths)):
-        admit(game, movefile.parse(raws[index - start], names[index]), names[index])
-    for index, (_, seen) in enumerate(rest, start):
-        game.files.seen[index] = seen
-    _loaded[key] = game.copy()
-    _to_save[key] = game  # written by save_state_caches() once the command has succeeded
-    return game
-
-
-def _still_loaded(key: Path, paths: list[str], names: list[str]) -> Game | None:
-    """This process's game of the folder, if every file it holds is still there unchanged."""
-    cached = _loaded.get(key)
-    if cached is None or len(cached.files) > len(paths) or cached.names != names[: len(cached.files)]:
-        return None
-    count = len(cached.files)
-    looked = folders.read_unless_vouched(paths[:count], cached.files.seen)
-    for index, (raw, seen) in enumerate(looked):
-        if raw is not None and (seen.digest if seen else hashlib.sha256(raw).digest()) != cached.files.digest(index):
-            return None
-    game = cached.copy()
-    game.files.seen[:count] = [seen for _, seen in looked]
-    return game
-
-
-_to_save: dict[Path, Game] = {}
-
-
-def save_state_caches() -> None:
-    """Write the state cache of every folder loaded in this process (after a command succeeded:
-    a command that fails leaves the game folder exactly as it was)."""
-    while _to_save:
-        folder, game = _to_save.popitem()
-        save_state_cache(folder, game)
-
-
-# folder -> the last file hash its cache covers, as this process left it, if that cache needs no rewriting
-_cache_on_disk: dict[Path, bytes] = {}
-
-
-def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game | None:
-    """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
-    from pbem import statecache
-
-    entry = statecache.read(folder)
-    if (entry is None or not 3 <= len(entry.files) <= len(paths) or entry.resolved != len(entry.files) - 2
-            or len(entry.seen) != len(entry.files)):
-        return None
-    count = len(entry.files)
-    known = [folders.Seen((s[0], s[1], s[2], s[3], s[4]), digest, s[5]) for s, digest in zip(entry.seen, entry.files)]
-    looked = folders.read_unless_vouched(paths[:count], known)
-    seen: list[folders.Seen] = []
-    for (raw, now), digest in zip(looked, entry.files):
-        if now is None or now.digest != digest:
-            return None  # a file changed (or another game's cache): replay
-        seen.append(now)
-    # Files read again (their mark changed, or was too recent to tell) that would now be vouched for:
-    # the cache is written again with what this reading saw, so the next command need not read them.
-    news = any(raw is not None and now is not None and now.settled() for raw, now in looked)
-    # A file found with another digest when read later makes the next command replay (the cache's records
-    # were wrong, or the file changed under this one): deleting the cache only costs time.
-    files = GameFiles.vouched(paths[:count], seen, [raw for raw, _ in looked],
-                              lambda: statecache.discard(folder))
-    try:
-        invite, acceptance, last = files[0].body, files[1].body, files[-1].body
-        if not isinstance(invite, Invite) or not isinstance(acceptance, Accept) or not isinstance(last, Move):
-            return None
-        # The state must be the one the last file signs for: no cache can slip in another.
-        if state_hash(entry.state) != last.state:
-            return None
-        ruleset = ruleschange.judge(find(invite.ruleset), invite.ruleset_version, names[0])
-        if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
-            return None
-        setup = _setup(invite, ruleset, names[0], vouched=True)
-        state = ruleset.load_state(entry.state, setup.rules_data)
-        if ruleset.state_bytes(state) != entry.state:
-            return None
-        resolved = count - 2
-        before_tip = _before_tip(entry.previous, files[resolved].body, ruleset, setup.rules_data, resolved)
-    except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
-        return None
-    covered_names = names[:count]
-
-    def one(seq: int) -> Resolution | None:
-        """The last resolved file's resolution, from the state before it: a report of the latest
-        file then costs one file's rules, not a replay. None (replay) unless it is checked as the
-        replay checks it: the dice and the state the next file signs."""
-        if seq != resolved or (seq >= 2 and before_tip is None):
-            return None
-        try:
-            following = files[seq + 1].body
-            assert isinstance(following, Move)
-            resolution = resolve(game, seq, bytes.fromhex(following.reveal), names[seq + 1])
-            if (resolution.rolls != list(following.rolls)
-                    or state_hash(ruleset.state_bytes(resolution.state)) != following.state):
-                return None
-        except Exception:  # whatever went wrong, the replay gives the true answer or error
-            return None
-        return resolution
-
-    # replaying files 0..count-1 resolves files 1..count-2; it reads the files the cache vouched for, and
-    # they must still be the very files (else: FolderProblem, the game changed under the command)
-    resolutions = Resolutions(fill=lambda: replay([files.raw(i) for i in range(count)], covered_names).resolutions,
-                              filled=range(1, count - 1), one=one)
-    if news:
-        _cache_on_disk.pop(folder.resolve(), None)
-    else:
-        _cache_on_disk[folder.resolve()] = entry.files[-1]
-    game = Game(files, covered_names, setup, acceptance.guest, resolutions, None, (resolved, state), before_tip,
-                (resolved, entry.state, entry.previous))
-    return game
-
-
-def _before_tip(data: bytes, resolved_body: Any, ruleset: Ruleset, rules_data: bytes,
-                resolved: int) -> tuple[int, Callable[[], Any]] | None:
-    """The cache's state before the last resolved file, if it keeps one whose hash that file signs."""
-    if not data or resolved < 2 or not isinstance(resolved_body, Move) or state_hash(data) != resolved_body.state:
-        return None
-    made: list[Any] = []
-
-    def state() -> Any:
-        if not made:
-            made.append(ruleset.load_state(data, rules_data))
-        return made[0]
-
-    return resolved - 1, state
-
-
-def save_state_cache(folder: Path, game: Game) -> None:
-    """Write the game's latest resolvable state beside it, unless the cache there already covers it."""
-    from pbem import statecache
-
-    count = len(game.files)
-    if count < 3 or game.eras:  # after a rules change the cache's key (file 0's rules) would not say which rules
-        return
-    last = game.files.digest(count - 1)
-    key = folder.resolve()
-    if _cache_on_disk.get(key) == last:
-        return
-    ruleset = game.ruleset
-    if game.cached_bytes is not None and game.cached_bytes[0] == count - 2:
-        state, previous = game.cached_bytes[1:]  # the cache's own, for the same files: nothing to encode
-    else:
-        state, previous = ruleset.state_bytes(game.resolved_state), _previous_bytes(game)
-    entry = statecache.Entry(
-        format=statecache.FORMAT,
-        ruleset=ruleset.name,
-        version=ruleset.version,
-        code=statecache.code_fingerprint(type(ruleset).__module__),
-        rules_hash=sha256_hex(game.setup.rules_data),
-        scenario_hash=sha256_hex(game.setup.scenario_data),
-        files=tuple(game.files.digest(index) for index in range(count)),
-        resolved=count - 2,
-        state=state,
-        previous=previous,
-        seen=tuple(_NEVER_SEEN if seen is None else (*seen.mark, seen.at) for seen in game.files.seen),
-    )
-    statecache.write(folder, entry)
-    _cache_on_disk[key] = last
-
-
-_NEVER_SEEN = (0, 0, 0, 0, 0, 0)  # a file not read from the folder (written by this command): read it next time
-
-
-def _previous_bytes(game: Game) -> bytes:
-    """The state before the last resolved file, encoded, if the game has it at hand (b"" if not: a
-    report of that file then replays)."""
-    resolved = len(game.files) - 2
-    if resolved < 2:
-        return b""
-    state = game.known_state_before(resolved)
-    return b"" if state is None else game.ruleset.state_bytes(state)
 
 
 # ----- writing new files ----------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe
+from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe, store
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -133,10 +133,10 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
             if not _holds_only(out, file_name(0), signed.raw):
                 raise UsageError(f"{out}: changed while pbem accept was checking it; try again")
             folders.write_atomic(path, acceptance.raw)
-        return referee.load(out), path
+        return store.load(out), path
     with _locked_new_folder(out, "this game", "pbem accept"):
         folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
-    return referee.load(out), path
+    return store.load(out), path
 
 
 # ----- receiving ------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
 
 
 def _receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
-    game = referee.load(folder)
+    game = store.load(folder)
     added: list[tuple[Path, bytes]] = []
     already: list[str] = []
     for raw, what in sorted(incoming, key=lambda item: _seq_hint(item[0])):
@@ -241,7 +241,7 @@ def _move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
     propose_rules: Any = None, accept_rules: bool = False,
 ) -> tuple[Path, SignedFile, referee.Outlook]:
-    game = referee.load(folder)
+    game = store.load(folder)
     view = referee.outlook(game, me, accept_rules)
     player = game.player(view.role)
     assert player is not None
