@@ -181,6 +181,8 @@ class Game:
     # (first file, set-up) of every agreed rules change, the invitation's first (empty: none):
     # `setup` is the last one's, the rules in force (pbem.ruleschange)
     eras: list[tuple[int, Setup]] = field(default_factory=list)
+    # the check of the last admitted file's decisions, which its resolution resumes from (check_decisions)
+    checked: Checked | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.files, GameFiles):
@@ -275,7 +277,7 @@ class Game:
         """A copy whose file list and resolutions can grow without touching this one."""
         return Game(self.files.copy(), list(self.names), self.setup, self.guest, copy.copy(self.resolutions),
                     self._initial_state,
-                    self.tip, self.before_tip, self.cached_bytes, list(self.eras))
+                    self.tip, self.before_tip, self.cached_bytes, list(self.eras), self.checked)
 
     def judged_by(self) -> list[ruleschange.Judged]:
         """Which rules judged which files: the invitation's, then each agreed change's from its file on."""
@@ -331,10 +333,13 @@ def _check_place(signed: SignedFile, seq: int, previous: SignedFile | None, what
         raise BrokenChain(f"{what}: does not follow file {seq - 1} (its prev hash differs)")
 
 
-def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False) -> None:
+def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False,
+          resolved: Resolution | None = None) -> None:
     """Check `signed` as the game's next file and add it, resolving the one before.
 
-    `signature_checked`: its signature was found good with its author's key already (pbem.checked_ahead)."""
+    `signature_checked`: its signature was found good with its author's key already (pbem.checked_ahead).
+    `resolved`: the file before's resolution with this file's reveal, as its author's outlook computed it
+    (make_move checking its own file); still checked against the dice and state the file records."""
     seq = game.next_seq
     if game.finished():
         raise GameOver(f"{what}: the game is over ({game.result()}); no file may follow")
@@ -364,7 +369,7 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
             f"{what}: reveal is not the {body.author}'s next chain value "
             "(it must hash to his previous one, exactly one step)"
         )
-    resolution = resolve(game, seq - 1, reveal, what)
+    resolution = resolved if resolved is not None else resolve(game, seq - 1, reveal, what)
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
     before = game.setup
@@ -414,35 +419,20 @@ def _new_game(setup: Setup, what: str) -> Any:
         raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
 
 
-# ----- work done once ------------------------------------------------------------------
-# resolve() and check_decisions() are pure functions of the files up to the one they concern,
-# and a file's hash covers every file before it (the prev links). So their answers are kept by
-# that hash for the few files one command touches more than once: outlook, make_move's own
-# check, admit, and the next file's resolution resuming from the check (below).
-_KEEP = 8
-_resolved: dict[tuple[bytes, bytes], Resolution] = {}
+# ----- resolving and checking decisions -------------------------------------------------
 
 
 @dataclass
-class _Checked:
-    """What checking a file's decisions computed: the state after those applied in full (`done`, with
-    their events), and the last one paused at its first die (pbem.paused), if it rolls any."""
+class Checked:
+    """What checking file `file_hash`'s decisions computed, for its resolution to resume from: the state
+    after those applied in full (`done`, with their events), and the last one paused at its first die
+    (pbem.paused), if it rolls any."""
 
+    file_hash: bytes
     state: Any
     done: int
     events: list[Any]
     paused: Paused | None = None
-
-
-_checked: dict[bytes, _Checked] = {}
-
-
-def _keep(table: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(table) >= _KEEP:
-        old = table.pop(next(iter(table)))
-        if isinstance(old, _Checked) and old.paused is not None:
-            old.paused.cancel()  # its worker thread ends
-    table[key] = value
 
 
 def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolution:
@@ -455,14 +445,10 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     and the one it left paused at its first die goes on from there with the dice.
     """
     what = what or game.names[seq]
-    file_hash = game.files[seq].hash
-    known = _resolved.get((file_hash, key))
-    if known is not None:
-        return known
     ruleset = game.ruleset
     body = game.files[seq].body
     decisions = body.decisions if isinstance(body, Move) else []
-    checked = _checked.get(file_hash)
+    checked = game.checked if game.checked is not None and game.checked.file_hash == game.files[seq].hash else None
     if checked is not None:
         state, done, events = checked.state, checked.done, list(checked.events)
     else:
@@ -488,9 +474,7 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     with ruleset_call(ruleset, what, f"running the automatic steps after {game.names[seq]}"):
         state, new = ruleset.advance(state, dice)
     events.extend(new)
-    resolution = Resolution(state, events, list(dice.rolls))
-    _keep(_resolved, (file_hash, key), resolution)
-    return resolution
+    return Resolution(state, events, list(dice.rolls))
 
 
 def check_decisions(
@@ -500,11 +484,10 @@ def check_decisions(
 
     Each decision must be the author's to make. A decision that rolls dice
     must be the file's last: its author could not know the outcome, so any
-    decision after it would be made blind. With `file_hash` (the file's), what
-    the check computed is kept for `resolve` to resume from.
+    decision after it would be made blind. With `file_hash` (the file's, about
+    to be admitted), what the check computed is kept as `game.checked` for
+    `resolve` to resume from.
     """
-    if file_hash is not None and file_hash in _checked:
-        return  # this very file passed the check in this process
     ruleset = game.ruleset
     player = game.player(role)
     assert player is not None
@@ -545,7 +528,7 @@ def check_decisions(
             done += 1
             events.extend(new)
     if file_hash is not None:
-        _keep(_checked, file_hash, _Checked(state, done, events, paused))
+        game.checked = Checked(file_hash, state, done, events, paused)
     elif paused is not None:
         paused.cancel()
 
@@ -665,6 +648,8 @@ class Outlook:
     # the rules the new file's decisions are judged by if it accepts the rules change the last file
     # proposes (its resolution's state is then rebound to them); None: the game's
     changed: Setup | None = None
+    # the last file's resolution under the game's rules (`resolution` unless a rules change rebinds it)
+    resolved: Resolution | None = None
 
 
 def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
@@ -692,19 +677,21 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
         reveal = chain.reveal(seed, player.chain, made + 1)
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
-    resolution = resolve(game, game.next_seq - 1, reveal)
+    resolved = resolve(game, game.next_seq - 1, reveal)
     if accept_rules:
-        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolution,
+        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolved,
                                           f"file {game.next_seq}")
-        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed)
-    return Outlook(role, reveal, resolution, game.ruleset.pending(resolution.state))
+        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed, resolved)
+    return Outlook(role, reveal, resolved, game.ruleset.pending(resolved.state), None, resolved)
 
 
 def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
-              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False) -> SignedFile:
+              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
+              view: Outlook | None = None) -> SignedFile:
     """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
-    rules, or accept those the last file proposes (pbem.ruleschange)."""
-    view = outlook(game, me, accept_rules)
+    rules, or accept those the last file proposes (pbem.ruleschange). `view`: my outlook(game, me,
+    accept_rules), if the caller has it (the last file is then not resolved again)."""
+    view = view if view is not None else outlook(game, me, accept_rules)
     ruleset = view.changed.ruleset if view.changed is not None else game.ruleset
     body = Move(
         pbem=movefile.FORMAT_VERSION,
@@ -722,8 +709,9 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
         accept_rules=game.files[-1].hash_hex if accept_rules else "",
     )
     signed = movefile.sign(body, me)
-    # Check the new file exactly as the opponent will, before anyone sees it.
-    admit(game.copy(), signed, f"file {body.seq}")
+    # Check the new file as the opponent will, before anyone sees it (the last file's resolution is the
+    # outlook's: the same function of the same files and reveal, and checked against what the file records).
+    admit(game.copy(), signed, f"file {body.seq}", resolved=view.resolved)
     return signed
 
 

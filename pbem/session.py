@@ -261,7 +261,7 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules)
+    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules, view)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

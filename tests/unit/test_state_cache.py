@@ -21,8 +21,6 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 def fresh_process() -> None:
     """Forget what this process knows, as a new `pbem` process would."""
     store._to_save.clear()
-    referee._resolved.clear()
-    referee._checked.clear()
 
 
 def game_copy(tmp_path: Path, name: str, files: int | None = None) -> Path:
