@@ -7,6 +7,8 @@ from typing import Literal
 
 import msgspec
 
+from engine import datafiles
+
 from engine.fleets.errors import ScenarioError
 from engine.fleets.geometry import UNIT, Rect, Vec, square
 
@@ -59,7 +61,7 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def load_rules(data: bytes, what: str = "rules data") -> Rules:
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        raw = datafiles.read_toml(data)
         rules = msgspec.convert(raw, Rules)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None

@@ -8,6 +8,8 @@ from typing import Any
 
 import msgspec
 
+from engine import datafiles
+
 from engine.datafiles import scenarios_dir
 from engine.fleets.elements import Element, Rules
 from engine.fleets.errors import IllegalOrder, ScenarioError
@@ -59,7 +61,7 @@ def builtin(name: str) -> bytes | None:
 
 def parse(data: bytes, what: str = "fleet scenario") -> ScenarioSpec:
     try:
-        spec = msgspec.convert(tomllib.loads(data.decode("utf-8")), ScenarioSpec)
+        spec = msgspec.convert(datafiles.read_toml(data), ScenarioSpec)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None
     keys = [s.key for s in spec.sides]

@@ -13,6 +13,7 @@ from typing import Any
 from engine import adapter
 from engine.adapter import Adapter, ScenarioSummary
 from engine.errors import IllegalOrder, RulesDataError, RulesError
+from engine.war_galley import battles
 from engine.war_galley.battles import choices, secrets, tournament
 from engine.war_galley.battles.scenario_files import (
     BATTLES_DIR,
@@ -134,7 +135,9 @@ class WarGalley(Adapter):
 
     def load_state(self, data: bytes, rules_data: bytes) -> GameState:
         """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
-        return decode_state(data, rulesdata.load_rules_data(rules_data))
+        state = decode_state(data, rulesdata.load_rules_data(rules_data))
+        battles.load(name for name, _ in state.extra.rules)  # the rules it plays, as new_game loads them
+        return state
 
     def parse_order(self, text: str, state: GameState) -> Any:
         side = play.pending(state).side or ""

@@ -51,7 +51,7 @@ def test_compiled_templates_are_kept_only_in_a_private_folder(tmp_path: Path, mo
 
 
 def test_a_planted_link_or_fifo_is_never_read_or_written_through(tmp_path: Path) -> None:
-    """Entries can choose code to load (a decoded entry is a pickle): a link at an entry's name, or at the
+    """Entries can choose code to load (the plug-in list names modules to import): a link at an entry's name, or at the
     folder, is not read, and writing replaces a link at the name instead of writing through it."""
     where = tmp_path / "kind"
     usercache.store(str(where), "name", b"payload")

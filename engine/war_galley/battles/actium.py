@@ -29,9 +29,10 @@ from engine.events import Event
 from engine.memo import by_identity
 from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyId, Removal, parse_galley_id
 from engine.war_galley.movement.moving import Stepped
+from engine.war_galley.battles.choices import SECRETS, SecretRule
 from engine.war_galley.turn.extra import group_galleys, mark, marked
-from engine.war_galley.turn.hooks import Params, SpecialRule, hook, named
-from engine.war_galley.turn.state import Award, GameState
+from engine.war_galley.turn.hooks import Params, SpecialRule, Wanted, hook, named
+from engine.war_galley.turn.state import Award, GameState, Phase
 
 LABEL = "treasure"
 RULE = "Actium, The Treasury"
@@ -85,6 +86,26 @@ def open_due(state: GameState) -> bool:
     edge = _edge(params)
     return not reserve.isdisjoint(_captured(state.galleys)) or any(
         g in reserve and e == edge for g, e in state.extra.exits)
+
+
+def wanted(state: GameState, params: Params) -> Wanted | None:
+    """The commitment after the Antonian deployment, then the opening when the rules call for it."""
+    side = params["side"]
+    if commitment(state) is None:
+        if state.phase is Phase.DEPLOYMENT and not state.deploy:
+            return Wanted(side, "commit", LABEL, f"{state.side(side).name}: write down in secret which "
+                          "Reserve galley carries the Treasury: commit treasure: GALLEY", RULE)
+        return None
+    if open_due(state):
+        return Wanted(side, "open", LABEL, f"{state.side(side).name}: a Reserve galley is taken or gone "
+                      "south; open treasure", RULE)
+    return None
+
+
+def opened(state: GameState, value: str) -> tuple[GameState, list[Event]]:
+    """The Treasury opened: the galley named must be of the Reserve, then its VP."""
+    check_value(state, value)
+    return awards(state)
 
 
 # Asked of every state (who decides next): the answers are kept by identity of the immutable tuples
@@ -192,3 +213,6 @@ def example_values(state: GameState) -> list[str]:
     if params is None:
         return []
     return [format_galley_id(g) for g in group_galleys(state, params["group"])[:2]]
+
+
+SECRETS["treasure_ship"] = SecretRule(wanted, opened, example_values)  # asked by battles.choices

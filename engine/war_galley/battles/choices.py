@@ -7,14 +7,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from engine.errors import IllegalOrder, WrongPlayer
 from engine.events import Event
 from engine.memo import by_identity
-from engine.war_galley.battles import actium, secrets, tournament
-from engine.war_galley.turn.hooks import Wanted, always
-from engine.war_galley.turn.state import GameState, Phase
+from engine.war_galley.battles import secrets, tournament
+from engine.war_galley.turn.hooks import Params, Wanted, always, rules
+from engine.war_galley.turn.state import GameState
+
+
+class SecretRule(NamedTuple):
+    """A battle's secret choice, registered by the battle's module under the special rule that asks for it
+    (Actium's `treasure_ship`): this module never imports a battle, so a game loads only its own."""
+
+    wanted: Callable[[GameState, Params], Wanted | None]  # the choice the rule waits for now, if any
+    opened: Callable[[GameState, str], tuple[GameState, list[Event]]]  # checks the value, then what it does
+    examples: Callable[[GameState], list[str]]  # example values for listings
+
+
+SECRETS: dict[str, SecretRule] = {}  # special rule name -> its secret choice
+
+
+def _in_force(state: GameState) -> tuple[SecretRule, Params] | None:
+    return next(((SECRETS[r.name], r.params) for r in rules(state) if r.name in SECRETS), None)
 
 
 @by_identity(4)  # asked of one state by the sequence (who decides next) and again by the apply
@@ -25,19 +42,8 @@ def wanted(state: GameState) -> Wanted | None:
     if state.extra.tournament:
         found = tournament.wanted(state)
         return Wanted(*found) if found is not None else None
-    params = actium.treasure_rule(state)
-    if params is None:
-        return None
-    side = params["side"]
-    if actium.commitment(state) is None:
-        if state.phase is Phase.DEPLOYMENT and not state.deploy:
-            return Wanted(side, "commit", actium.LABEL, f"{state.side(side).name}: write down in secret which "
-                          "Reserve galley carries the Treasury: commit treasure: GALLEY", actium.RULE)
-        return None
-    if actium.open_due(state):
-        return Wanted(side, "open", actium.LABEL, f"{state.side(side).name}: a Reserve galley is taken or gone "
-                      "south; open treasure", actium.RULE)
-    return None
+    found = _in_force(state)
+    return found[0].wanted(state, found[1]) if found is not None else None
 
 
 def apply(state: GameState, decision: dict[str, Any]) -> tuple[GameState, list[Event]]:
@@ -53,8 +59,9 @@ def apply(state: GameState, decision: dict[str, Any]) -> tuple[GameState, list[E
     if state.extra.tournament:
         state, more = tournament.opened(state, opened)
         return state, events + more
-    actium.check_value(state, opened.value or "")
-    state, more = actium.awards(state)
+    found = _in_force(state)
+    assert found is not None, "a secret was wanted, so its rule is in force"
+    state, more = found[0].opened(state, opened.value or "")
     return state, events + more
 
 
@@ -63,13 +70,17 @@ def listed(state: GameState) -> list[dict[str, str]]:
     want = wanted(state)
     if want is None:
         return []
-    values = tournament.example_values(state, want.side) if state.extra.tournament else actium.example_values(state)
+    found = _in_force(state)
+    if state.extra.tournament:
+        values = tournament.example_values(state, want.side)
+    else:
+        values = found[0].examples(state) if found is not None else []
     if want.kind == "commit":
         return [secrets.example_commit(want.label, v) for v in values]
     return [secrets.example_open(want.label)]
 
 
-__all__ = ["Wanted", "wanted", "apply", "listed", "WrongPlayer"]
+__all__ = ["SecretRule", "SECRETS", "Wanted", "wanted", "apply", "listed", "WrongPlayer"]
 
 
 always("secret_wanted")(wanted)  # the sequence asks the hook interface, never this module

@@ -4,11 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
-
-from engine import decoded
 
 from engine.datafiles import scenarios_dir
 from engine.errors import RulesDataError
@@ -25,8 +21,6 @@ from engine.war_galley.map_and_galleys.manifest import (
     parse_galley_range,
 )
 
-T = TypeVar("T")
-
 SCENARIOS_DIR = scenarios_dir("war_galley")
 BATTLES_DIR = SCENARIOS_DIR / "battles"
 
@@ -34,36 +28,16 @@ BATTLES_DIR = SCENARIOS_DIR / "battles"
 # ---------------------------------------------------------------- loaders
 
 
-# The code that turns the built-in files into their shapes: editing any makes the kept results stale.
-_DECODERS = ("engine.errors", "engine.war_galley.map_and_galleys", "engine.war_galley.battles.scenario",
-             "engine.war_galley.battles.scenario_checks", "engine.war_galley.battles.scenario_layout",
-             "engine.war_galley.battles.scenario_files")
-
-
-def _kept(kind: str, data: bytes, shape: type, build: Callable[[], T]) -> T:
-    """`build()`, kept between processes under the SHA-256 of everything it reads (engine.decoded):
-    a kept value is used only if it is exactly that, so it is what building it again would give."""
-    key = decoded.key_of(kind, data, _DECODERS)
-    value = decoded.load(key)
-    if isinstance(value, shape):
-        return value  # type: ignore[return-value]
-    value = build()
-    decoded.store(key, value)
-    return value
-
-
 @functools.lru_cache(maxsize=1)
 def builtin_manifest() -> Manifest:
     path = SCENARIOS_DIR / "counters.toml"
-    data = path.read_bytes()
-    return _kept(f"war-galley manifest {path}", data, Manifest, lambda: load_manifest(data, str(path)))
+    return load_manifest(path.read_bytes(), str(path))
 
 
 @functools.lru_cache(maxsize=1)
 def builtin_commanders() -> Commanders:
     path = SCENARIOS_DIR / "commanders.toml"
-    data = path.read_bytes()
-    return _kept(f"war-galley commanders {path}", data, Commanders, lambda: load_commanders(data, str(path)))
+    return load_commanders(path.read_bytes(), str(path))
 
 
 def parse_scenario(
@@ -78,14 +52,9 @@ def parse_scenario(
 @functools.lru_cache(maxsize=4)  # asked by the sides of the set-up files and again by the game's set-up
 def game_scenario(scenario_data: bytes, rules_data: bytes) -> Scenario:
     """A game's scenario (the bytes its invitation pins), checked against the counters and commanders of
-    the game's rules data: kept between processes by both, as the built-in battles are (`_kept`)."""
-    def build() -> Scenario:
-        parsed = parse(load_rules_data(rules_data))
-        return parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
-
-    # the length first: no two pairs of inputs give the same key bytes
-    return _kept("war-galley game scenario", len(scenario_data).to_bytes(8, "big") + scenario_data + rules_data,
-                 Scenario, build)
+    the game's rules data."""
+    parsed = parse(load_rules_data(rules_data))
+    return parse_scenario(scenario_data, "scenario", parsed.manifest, parsed.commanders)
 
 
 def load_scenario(path: Path | str) -> Scenario:
@@ -95,13 +64,7 @@ def load_scenario(path: Path | str) -> Scenario:
         data = p.read_bytes()
     except OSError as exc:
         raise RulesDataError(f"{p}: cannot read: {exc}") from exc
-    if p.parent != BATTLES_DIR:  # a player's own file: read each time, errors and all
-        return parse_scenario(data, str(p), builtin_manifest(), builtin_commanders())
-    # A built-in battle: checked against the built-in counters and commanders, so kept by all three.
-    counters, commanders = (SCENARIOS_DIR / "counters.toml").read_bytes(), (SCENARIOS_DIR / "commanders.toml").read_bytes()
-    everything = b"\0".join((data, counters, commanders))
-    return _kept(f"war-galley scenario {p}", everything, Scenario,
-                 lambda: parse_scenario(data, str(p), builtin_manifest(), builtin_commanders()))
+    return parse_scenario(data, str(p), builtin_manifest(), builtin_commanders())
 
 
 @functools.lru_cache(maxsize=4)

@@ -13,6 +13,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.errors import RulesDataError
+from engine.war_galley import battles
 from engine.war_galley.battles import scenario as sc
 from engine.war_galley.battles import scenario_files, scenario_layout, tournament
 from engine.war_galley.manpower_combat.devices import devices_for
@@ -206,6 +207,7 @@ def new_game(scenario_data: bytes, rules_data: bytes, options: dict[str, object]
     )
     state = _flagships(state, scenario)
     state = replace(state, extra=replace(state.extra, groups=_groups(scenario), queues=_queues(scenario, map_, state)))
+    battles.load(s.name for s in specials_)  # the modules of the rules in play register their hooks
     return hooks.setup(state, [(s.name, dict(s.params)) for s in specials_], _facts(scenario))
 
 

@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
+from engine import datafiles
 from engine.errors import RulesDataError
 from engine.war_galley.map_and_galleys.ratings import Ratings, SideRatings
 
@@ -39,10 +40,10 @@ T = TypeVar("T")
 
 def read_toml(data: bytes, source: str) -> dict[str, Any]:
     """Parse TOML bytes; syntax errors keep tomllib's "(at line L, column C)"."""
-    import tomllib  # here: a command that finds the data decoded (engine.decoded) never reads TOML
+    import tomllib
 
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return datafiles.read_toml(data)  # a shipped file's JSON twin, else the TOML
     except UnicodeDecodeError as exc:
         raise RulesDataError(f"{source}: not UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:

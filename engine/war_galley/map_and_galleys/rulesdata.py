@@ -19,7 +19,6 @@ from pathlib import Path
 
 import msgspec
 
-from engine import decoded
 from engine.datafiles import scenarios_dir
 from engine.errors import RulesDataError
 from engine.war_galley.map_and_galleys.charts import Charts, load_charts
@@ -96,29 +95,15 @@ def load_rules_data(data: bytes) -> RulesData:
     return bundle
 
 
-# The modules whose code turns a bundle into `Parsed`: editing any makes the kept results stale.
-_DECODERS = ("engine.errors", "engine.war_galley.map_and_galleys")
-
-
 @functools.lru_cache(maxsize=8)
 def parse(data: RulesData) -> Parsed:
-    """The typed rules of a bundle; cached, since every state of a game shares one.
-
-    Also kept between processes (engine.decoded, keyed by the bundle's SHA-256
-    and the decoding code): only a bundle that was read and checked whole is
-    kept, so a kept one is exactly what reading it again would give.
-    """
-    key = decoded.key_of("war-galley rules data", data.to_bytes(), _DECODERS)
-    kept = decoded.load(key)
-    if isinstance(kept, Parsed):
-        return kept
-    parsed = Parsed(
+    """The typed rules of a bundle; cached, since every state of a game shares one. The shipped texts
+    are read from their JSON twins (engine.datafiles.read_toml), then checked as any other."""
+    return Parsed(
         load_charts(data.charts.encode()),
         load_manifest(data.counters.encode(), "counters.toml"),
         load_commanders(data.commanders.encode(), "commanders.toml"),
     )
-    decoded.store(key, parsed)
-    return parsed
 
 
 def main(argv: list[str]) -> int:

@@ -15,9 +15,6 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-import msgspec
-
-from engine import decoded
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import FIRST_COL, FIRST_ROW, LAST_COL, LAST_ROW, Hex, MapSpec, within
@@ -64,35 +61,12 @@ def _hex_path(frame: Frame, hexes: Iterable[Hex], scale: float = 1.0) -> str:
     return "".join(parts)
 
 
-# What the drawn grid depends on: this module, the hex geometry, the board's own shape.
-_GRID_CODE = ("engine.war_galley.play.view_map", "engine.war_galley.map_and_galleys.hexes",
-              "engine.war_galley.map_and_galleys.board")
-
-
-# The board's bytes name its drawing: sets sorted, else a set's order (which varies between
-# processes) gave every process a key of its own, so the drawing was never found again.
-_BOARD_BYTES = msgspec.msgpack.Encoder(order="deterministic")
-
-
 @lru_cache(maxsize=16)
 def grid(board: Board) -> dict[str, Any]:
     """The fixed part of the map: hexes, their numbers, land, coast, the sheets' frames.
 
-    The same for every state of a battle, so made once (callers must not change it), and kept
-    between processes (engine.decoded, keyed by the board's bytes and this code): drawing Actium's
-    3,000 hexes costs a turn report ~0.12 s, loading the drawing ~8 ms."""
-    key = grid_key(board)
-    kept = decoded.load(key)
-    if isinstance(kept, dict):
-        return kept
-    drawn = _draw_grid(board)
-    decoded.store(key, drawn)
-    return drawn
-
-
-def grid_key(board: Board) -> str:
-    """The drawing's name among the kept data: the same for equal boards in every process."""
-    return decoded.key_of("war-galley map grid", _BOARD_BYTES.encode(board), _GRID_CODE)
+    The same for every state of a battle, so made once a process (callers must not change it)."""
+    return _draw_grid(board)
 
 
 def _draw_grid(board: Board) -> dict[str, Any]:

@@ -25,9 +25,9 @@ rules, in file order:
 | secret_wanted (always) | who decides next (turn.sequence) | Actium's Treasure Ship, tournament fleets (battles.choices) |
 | deployment_step (always) | the end of the deployment (turn.sequence) | tournament play's set-up roll (battles.tournament) |
 
-Importing engine.war_galley.battles registers every rule; a game whose rules
-name one that nobody registered is refused loudly (`rules`), never played
-without it.
+engine.war_galley.battles.load imports the modules of the rules a game plays
+(its set-up, and a state read back from bytes); a game whose rules name one
+that nobody registered is refused loudly (`rules`), never played without it.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def _decode(rules: tuple[tuple[str, str], ...]) -> tuple[Rule, ...]:
     known = {name for table in HOOKS.values() for name in table}
     missing = sorted({name for name, _ in rules} - known)
     if missing:  # a rule nobody registered would silently not be played
-        raise RuntimeError(f"special rules {missing} have no hooks: import engine.war_galley.battles first")
+        raise RuntimeError(f"special rules {missing} have no hooks: engine.war_galley.battles.load them first")
     return tuple(Rule(name, json.loads(params)) for name, params in rules)
 
 

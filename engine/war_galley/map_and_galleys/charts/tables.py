@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from engine import datafiles
 from engine.datafiles import scenarios_dir
 from engine.errors import RulesDataError
 from engine.war_galley.map_and_galleys.charts.modifiers import (
@@ -446,10 +447,10 @@ def card_notation(type_: type, obj: Any) -> Any:
 
 def load_charts(data: bytes) -> Charts:
     """Read and check rules data; every problem names its table and key."""
-    import tomllib  # here: a command that finds the charts decoded (engine.decoded) never reads TOML
+    import tomllib
 
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        doc = datafiles.read_toml(data)  # a shipped file's JSON twin, else the TOML
     except UnicodeDecodeError as exc:
         raise RulesDataError(f"{SOURCE}: not UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:

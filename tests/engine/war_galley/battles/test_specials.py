@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from engine.dice import ForcedDice
 from engine.errors import IllegalOrder
+from engine.war_galley import battles
 from engine.war_galley.battles.scenario import SPECIAL_RULES
 from engine.war_galley.battles.transports import tows
 from engine.war_galley.map_and_galleys.galley import Capture, GalleyId, GalleyType, Removal, parse_galley_id
@@ -44,6 +45,7 @@ def moved(state, galley_id: str, plan: Plan):  # type: ignore[no-untyped-def]
 
 
 def test_every_rule_name_has_a_hook() -> None:
+    battles.load(SPECIAL_RULES)
     registered = {name for table in hooks.HOOKS.values() for name in table}
     assert set(SPECIAL_RULES) <= registered
 

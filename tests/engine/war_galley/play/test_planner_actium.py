@@ -25,6 +25,7 @@ from engine.war_galley.play import legal as listing
 from engine.war_galley.play.planner import Reach, _key, _path, end_positions, next_steps
 from engine.war_galley.turn.sequence import decision_due
 from engine.war_galley.turn.state import GameState
+from engine.war_galley import battles
 from engine.war_galley.turn.state_bytes import decode_state
 
 
@@ -68,7 +69,9 @@ def full_search(surroundings: Surroundings, galley: Galley, *, mp: int | None = 
 def actium_states() -> tuple[GameState, ...]:
     rules = load_rules_data(default_rules_data())
     data = gzip.decompress(files("tests.engine.war_galley.play").joinpath("data/actium-states.jsonl.gz").read_bytes())
-    return tuple(decode_state(line, rules) for line in data.splitlines())
+    states = tuple(decode_state(line, rules) for line in data.splitlines())
+    battles.load(name for name, _ in states[0].extra.rules)  # read from bytes: its rules' modules, as load_state does
+    return states
 
 
 def _planned(plan, state: GameState, galley: Galley, **options: object) -> list[Reach] | str:  # type: ignore[no-untyped-def]
