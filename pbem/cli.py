@@ -199,7 +199,7 @@ def receive(
     result = session.receive(folder, incoming)
     for line in result.already:
         out(line + " (nothing to do)")
-    game = store.load(folder)
+    game = store.load(folder, known=result.game)
     if not result.added:  # an old or duplicate message: say so, and show nothing as if it were new
         out(f"nothing new: {len(result.already)} file{'s' if len(result.already) != 1 else ''} already in the game; "
             + cli_player.waiting_line(game))
@@ -209,7 +209,7 @@ def receive(
     cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
     replied = _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
     if result.added:  # the game as loaded, unless an acknowledgement was added since
-        cli_report.write_reports(folder, keys, key, out, game=None if replied else game)
+        cli_report.write_reports(folder, keys, key, out, game=None if replied else game, known=game)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool, shown: str | None = None) -> bool:
@@ -240,7 +240,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     if view.pending.finished:
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
-            path, _, _ = session.move(game_folder(game), me, [], "")
+            path, _, _ = session.move(game_folder(game), me, [], "", known=game)
             out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
             out(_armored(path))
             return True
@@ -248,7 +248,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
-        path, _, _ = session.move(game_folder(game), me, [], "")
+        path, _, _ = session.move(game_folder(game), me, [], "", known=game)
         out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
         out(_armored(path))
         return True
@@ -340,14 +340,14 @@ def move(
     game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     cli_player.refuse_empty_move(game, me, lines, pass_)
-    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
+    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys), known=game)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     count = len(signed.body.decisions)
     out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
         "or undo it by deleting it before it is sent")
     cli_player.solo_answers(folder, ids.key_folder(keys), key, out, players=game)
-    cli_report.write_reports(folder, keys, key, out)
+    cli_report.write_reports(folder, keys, key, out, known=game)
 
 
 @app.command()

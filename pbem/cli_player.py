@@ -246,12 +246,12 @@ def solo_answers(folder: Path, keys: Path, key: str | None, out: Any, players: r
     game = players if players is not None and players.guest is not None else store.load(folder)
     if len(session.my_roles(game, keys, None)) < 2:
         return
-    game = store.load(folder)
+    game = store.load(folder, known=players)
     from pbem import watch  # only now: it loads the mail modules (ssl, mailbox), ~20 ms of every move
 
     before = len(game.files)
     watch.acknowledge(folder, keys, None)
-    game = store.load(folder)
+    game = store.load(folder, known=game)
     for seq in range(before, len(game.files)):
         player = game.player(movefiles.author_of(seq))
         out(f"solo: wrote {folder / f'{seq:06d}.pbem'}, {shown(player.name) if player else ''}'s acknowledgement (nothing to decide)")

@@ -112,14 +112,15 @@ def _preview(game: referee.Game, keys: Path, key: str | None) -> report.Span | N
 
 
 def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callable[[str], None],
-                  game: referee.Game | None = None) -> None:
+                  game: referee.Game | None = None, known: referee.Game | None = None) -> None:
     """After a file was played or received: the latest outcome everyone can see, and your preview on your turn.
 
-    `game`: the folder's game as the caller loaded it after the last file was added (else it is loaded).
+    `game`: the folder's game as the caller loaded it after the last file was added (else it is loaded,
+    extending `known`, the game as loaded before, if the caller has one: store.load).
     A report that cannot be written is a warning: the game files are already safe.
     """
     try:
-        game = game if game is not None else store.load(folder)
+        game = game if game is not None else store.load(folder, known=known)
         written = []
         if len(game.files) >= 3:  # the latest outcome, file n-2's (resolved by file n-1). Not by asking
             span = report.file_span(game, len(game.files) - 2)  # game.resolutions for its keys: that replays

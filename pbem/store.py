@@ -97,24 +97,41 @@ class Resolutions(MutableMapping[int, Resolution]):
 _to_save: dict[Path, tuple[Game, bytes | None]] = {}
 
 
-def load(folder: Path, use_cache: bool = True) -> Game:
+def load(folder: Path, use_cache: bool = True, known: Game | None = None) -> Game:
     """The game in `folder`: replayed, or resumed from its state cache for the files that covers; either
     way the same game, and every file after those checked. `use_cache=False` (pbem verify) replays all and
-    neither reads nor writes a cache."""
+    neither reads nor writes a cache.
+
+    `known`: the game this command loaded from this folder before (it passes the game on rather than
+    have a memo keep it): if its files are still the folder's first files, byte for byte (every file is
+    read and hashed again, so a file changed since is seen), it is extended by the files added since,
+    each admitted as any other. Without it, a command that loads three times (a move, its reports) would
+    replay a game without a cache three times: 2,000 Actium files, 1.6 -> 3.9 s CPU."""
     names = folders.game_file_names(folder)
     raws = folders.read_game_files(names)
     if not use_cache:
         return referee.replay(raws, names)
     digests = [hashlib.sha256(raw).digest() for raw in raws]
-    entry = statecache.read(folder)
-    game = None if entry is None else _resumed(entry, raws, names, digests)
-    covered = None if game is None or entry is None else entry.files[-1]
+    game, covered = _extended(known, digests), None
+    if game is None:
+        entry = statecache.read(folder)
+        game = None if entry is None else _resumed(entry, raws, names, digests)
+        covered = None if game is None or entry is None else entry.files[-1]
     if game is None:
         game = referee.replay(raws[:1], names[:1])
     for index in range(len(game.files), len(raws)):
         referee.admit(game, movefile.parse(raws[index], names[index]), names[index])
     _to_save[folder.resolve()] = (game, covered)
     return game
+
+
+def _extended(known: Game | None, digests: list[bytes]) -> Game | None:
+    """A copy of `known` to grow, if its files are the first of these; None if there is none or it differs."""
+    if known is None or not 2 <= len(known.files) <= len(digests):
+        return None
+    if any(known.files.digest(index) != digests[index] for index in range(len(known.files))):
+        return None
+    return known.copy()
 
 
 def _resumed(entry: statecache.Entry, raws: list[bytes], names: list[str], digests: list[bytes]) -> Game | None:

@@ -506,8 +506,9 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
     whichever side is next, until a side has a decision or the game ends.
     """
     written: Path | None = None
+    game: referee.Game | None = None
     for _ in range(10_000):
-        game = store.load(folder)
+        game = store.load(folder, known=game)
         if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
             return written
         me = session.choose_key(game, keys, key, role=game.next_author)
@@ -516,7 +517,7 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
         assert player is not None
         if not view.pending.finished and view.pending.side == player.side:
             return written
-        written, _, _ = session.move(folder, me, [], "")
+        written, _, _ = session.move(folder, me, [], "", known=game)
         if view.pending.finished:
             return written
     return written
