@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import archive, referee, report  # noqa: E402
+from pbem import archive, referee, report, store  # noqa: E402
 from pbem.referee import Resolution  # noqa: E402
 from tests.reports.games import play  # noqa: E402
 
@@ -64,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        game = referee.load(play(Path(tmp), "war-galley", "actium", args.files))
+        game = store.load(play(Path(tmp), "war-galley", "actium", args.files))
         print(f"Actium: {len(game.files)} files played in {time.perf_counter() - start:.1f} s")
         span = report.turn_spans(game)[-1]
         state = game.resolutions[span.last].state
@@ -80,7 +80,7 @@ def main() -> None:
               fresh=lambda: game.ruleset.load_state(game.ruleset.state_bytes(state), rules))
         timed("Actium one-file report", lambda: report.render(game, report.file_span(game, span.last)))
         timed(f"Actium archive ({len(report.turn_spans(game))} turns)", lambda: archive.render(game), repeat=3)
-    tauris = referee.load(ROOT / "examples" / "tauris-game")
+    tauris = store.load(ROOT / "examples" / "tauris-game")
     timed(f"Tauris archive ({len(tauris.files)} files, {len(report.turn_spans(tauris))} turns)",
           lambda: archive.render(tauris), repeat=3)
 

@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import folder as folders
 from pbem import identity as ids
-from pbem import referee, session
+from pbem import referee, session, store
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 
@@ -140,7 +140,7 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
             session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
             shutil.rmtree(work / "invite")
         while True:
-            game = referee.load(game_folder)
+            game = store.load(game_folder)
             if game.finished() or len(game.files) >= files:
                 break
             role = game.next_author

@@ -17,7 +17,7 @@ import pstats
 import time
 from pathlib import Path
 
-from pbem import referee
+from pbem import referee, store
 
 
 def main() -> None:
@@ -29,7 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     profile = cProfile.Profile(time.thread_time)
     profile.enable()
-    game = referee.load(args.folder, use_cache=False)
+    game = store.load(args.folder, use_cache=False)
     profile.disable()
     print(f"{len(game.files)} files replayed")
     stats = pstats.Stats(profile)

@@ -25,6 +25,7 @@ armoring = lazy("pbem.armor")
 ids = lazy("pbem.identity")
 movefile = lazy("pbem.movefile")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 session = lazy("pbem.session")
 rulesets = lazy("pbem.ruleset")
 provenance = lazy("pbem.provenance")
@@ -198,7 +199,7 @@ def receive(
     result = session.receive(folder, incoming)
     for line in result.already:
         out(line + " (nothing to do)")
-    game = referee.load(folder)
+    game = store.load(folder, known=result.game)
     if not result.added:  # an old or duplicate message: say so, and show nothing as if it were new
         out(f"nothing new: {len(result.already)} file{'s' if len(result.already) != 1 else ''} already in the game; "
             + cli_player.waiting_line(game))
@@ -208,7 +209,7 @@ def receive(
     cli_player.print_received(game, [int(p.stem) for p in result.added], ids.key_folder(keys), key, out)
     replied = _report_status(game, ids.key_folder(keys), key, auto_reply=not no_reply)
     if result.added:  # the game as loaded, unless an acknowledgement was added since
-        cli_report.write_reports(folder, keys, key, out, game=None if replied else game)
+        cli_report.write_reports(folder, keys, key, out, game=None if replied else game, known=game)
 
 
 def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: bool, shown: str | None = None) -> bool:
@@ -239,7 +240,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     if view.pending.finished:
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
-            path, _, _ = session.move(game_folder(game), me, [], "")
+            path, _, _ = session.move(game_folder(game), me, [], "", known=game)
             out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
             out(_armored(path))
             return True
@@ -247,7 +248,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
     elif view.pending.side == player.side:
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
-        path, _, _ = session.move(game_folder(game), me, [], "")
+        path, _, _ = session.move(game_folder(game), me, [], "", known=game)
         out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
         out(_armored(path))
         return True
@@ -304,7 +305,7 @@ def status(
     """Say whose file the game waits on, since when, and (on your turn) what you must decide."""
     if as_json:
         return cli_player.print_status_json(folder, keys, key)
-    game = referee.load(folder)
+    game = store.load(folder)
     if key:  # a key named on the command line must exist and play this game
         session.choose_key(game, ids.key_folder(keys), key)
     host, guest = game.setup.host, game.guest
@@ -336,23 +337,23 @@ def move(
     lines = list(orders or [])
     if orders_file is not None:
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
-    game = referee.load(folder)
+    game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     cli_player.refuse_empty_move(game, me, lines, pass_)
-    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys))
+    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys), known=game)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     count = len(signed.body.decisions)
     out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
         "or undo it by deleting it before it is sent")
     cli_player.solo_answers(folder, ids.key_folder(keys), key, out, players=game)
-    cli_report.write_reports(folder, keys, key, out)
+    cli_report.write_reports(folder, keys, key, out, known=game)
 
 
 @app.command()
 def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
     """Print the whole game: each file's author, orders and note, then what resolving it did and rolled."""
-    game = referee.load(folder)
+    game = store.load(folder)
     ruleset = game.ruleset
     for seq, signed in enumerate(game.files):
         body = signed.body
@@ -407,7 +408,7 @@ def verify(
     # would import the archive and report code, jinja2 with it, for nothing).
     if path.is_file() and cli_report.archives.is_archive(path):
         return cli_report.verify_archive(path, out)
-    game = referee.load(path, use_cache=False)  # replay is the truth: never the state cache
+    game = store.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
         for raw, what in session.read_incoming(against):
             signed = movefile.parse(raw, what)
@@ -467,8 +468,8 @@ def main() -> None:
         sys.exit(0)
     try:
         result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
-        if loaded(referee):  # only now: a failed command leaves the game folder as it was
-            referee.save_state_caches()
+        if loaded(store):  # only now: a failed command leaves the game folder as it was
+            store.save_loaded()
     except PbemError as exc:
         typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)

@@ -17,6 +17,7 @@ mailconfig = lazy("pbem.mailconfig")
 mailer = lazy("pbem.mailer")
 movefile = lazy("pbem.movefile")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 session = lazy("pbem.session")
 watch = lazy("pbem.watch")
 from pbem.errors import MailProblem, PbemError, UsageError
@@ -61,7 +62,7 @@ def send_file(
     """Mail file `seq` of the game in `folder` to the opponent; returns the address."""
     if config.smtp is None:
         raise MailProblem(f"{config.path}: no [smtp] settings; pbem cannot send mail")
-    game = referee.load(folder)
+    game = store.load(folder)
     address = to or opponent_address(config, state, folder, game.game_id)
     if not address:
         raise UsageError(
@@ -94,7 +95,7 @@ def register(app: typer.Typer) -> None:
         """Mail your latest file to your opponent: armored in the body, attached, the turn in the subject."""
         settings = mailconfig.load(config)
         state = mailconfig.MailState(mailconfig.state_path(settings.path))
-        game = referee.load(folder)
+        game = store.load(folder)
         seq = len(game.files) - 1 if file is None else file
         if not 0 <= seq < len(game.files):
             raise UsageError(f"{folder}: has no file {seq} (files 0-{len(game.files) - 1})")

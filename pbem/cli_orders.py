@@ -19,6 +19,7 @@ from pbem.lazy import lazy
 # Loaded when a command first uses them, so `pbem --help` stays cheap.
 ids = lazy("pbem.identity")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 session = lazy("pbem.session")
 from pbem.errors import PbemError, UsageError
 
@@ -66,7 +67,7 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
                                      "movement, end positions and targets.")] = None,
           as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
     """List the orders you may give now; with UNIT, everything that unit may do."""
-    game = referee.load(folder)
+    game = store.load(folder)
     if unit is not None:
         state, _ = _state(game, keys, key)
         if state is None:
@@ -99,7 +100,7 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
            key: KeyOption = None, keys: KeysOption = None) -> None:
     """Write the pending decision as an editable draft, the options as comments; send it with
     `pbem move GAME --orders DRAFT`."""
-    game = referee.load(folder)
+    game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     view = referee.outlook(game, me)
     player = game.player(view.role)
@@ -119,7 +120,7 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
 
 def board(folder: FolderArg, as_json: JsonOption = False, key: KeyOption = None, keys: KeysOption = None) -> None:
     """Print every unit's position, facing and markers (for terminals; the reports draw the map)."""
-    game = referee.load(folder)
+    game = store.load(folder)
     state, _ = _state(game, keys, key)
     if state is None:
         raise UsageError("the game has not started yet (no state to look at)")

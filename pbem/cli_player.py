@@ -21,6 +21,7 @@ commitments = lazy("pbem.commitments")
 folders = lazy("pbem.folder")
 ids = lazy("pbem.identity")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 session = lazy("pbem.session")
 dice = lazy("pbem.dice")
 movefiles = lazy("pbem.movefile")
@@ -90,7 +91,7 @@ def status_json(game: referee.Game, keys: Path, key: str | None) -> dict[str, An
 
 def check_orders(folder: Path, lines: list[str], keys: Path, key: str | None) -> dict[str, Any]:
     """Validate orders as `pbem move` would, without signing or writing anything."""
-    game = referee.load(folder)
+    game = store.load(folder)
     me = session.choose_key(game, keys, key, role=game.next_author)
     view = referee.outlook(game, me)
     player = game.player(view.role)
@@ -161,7 +162,7 @@ def register(app: typer.Typer) -> None:
 
 
 def print_status_json(folder: Path, keys: Path | None, key: str | None) -> None:
-    game = referee.load(folder)
+    game = store.load(folder)
     if key:
         session.choose_key(game, ids.key_folder(keys), key)
     sys.stdout.write(json.dumps(status_json(game, ids.key_folder(keys), key), ensure_ascii=False) + "\n")
@@ -242,15 +243,15 @@ def solo_answers(folder: Path, keys: Path, key: str | None, out: Any, players: r
 
     `players`: the game as loaded before a file was added, if at hand: who plays it is set by its first two
     files, so it answers whose keys these are without loading the game again (a load reads every file)."""
-    game = players if players is not None and players.guest is not None else referee.load(folder)
+    game = players if players is not None and players.guest is not None else store.load(folder)
     if len(session.my_roles(game, keys, None)) < 2:
         return
-    game = referee.load(folder)
+    game = store.load(folder, known=players)
     from pbem import watch  # only now: it loads the mail modules (ssl, mailbox), ~20 ms of every move
 
     before = len(game.files)
     watch.acknowledge(folder, keys, None)
-    game = referee.load(folder)
+    game = store.load(folder, known=game)
     for seq in range(before, len(game.files)):
         player = game.player(movefiles.author_of(seq))
         out(f"solo: wrote {folder / f'{seq:06d}.pbem'}, {shown(player.name) if player else ''}'s acknowledgement (nothing to decide)")

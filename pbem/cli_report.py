@@ -20,6 +20,7 @@ from pbem.lazy import lazy
 archives = lazy("pbem.archive")
 ids = lazy("pbem.identity")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 report = lazy("pbem.report")
 session = lazy("pbem.session")
 from pbem.errors import PbemError, UsageError
@@ -41,7 +42,7 @@ def report_command(
     """Write an HTML turn report: the map, what happened with every die explained, the record sheets."""
     if file is not None and turn is not None:
         raise UsageError("give --file or --turn, not both")
-    game = referee.load(folder)
+    game = store.load(folder)
     if preview:
         span = _preview(game, ids.key_folder(keys), key)
         if span is None:
@@ -81,7 +82,7 @@ def archive_command(
         return
     if folder is None or out is None:
         raise UsageError("write: pbem archive GAME --out FILE.html (or pbem archive --index FOLDER)")
-    game = referee.load(folder)
+    game = store.load(folder)
     archives.write(game, out)
     typer.echo(f"wrote {out}: {len(game.files)} files; check it with: pbem verify {out}")
 
@@ -111,14 +112,15 @@ def _preview(game: referee.Game, keys: Path, key: str | None) -> report.Span | N
 
 
 def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callable[[str], None],
-                  game: referee.Game | None = None) -> None:
+                  game: referee.Game | None = None, known: referee.Game | None = None) -> None:
     """After a file was played or received: the latest outcome everyone can see, and your preview on your turn.
 
-    `game`: the folder's game as the caller loaded it after the last file was added (else it is loaded).
+    `game`: the folder's game as the caller loaded it after the last file was added (else it is loaded,
+    extending `known`, the game as loaded before, if the caller has one: store.load).
     A report that cannot be written is a warning: the game files are already safe.
     """
     try:
-        game = game if game is not None else referee.load(folder)
+        game = game if game is not None else store.load(folder, known=known)
         written = []
         if len(game.files) >= 3:  # the latest outcome, file n-2's (resolved by file n-1). Not by asking
             span = report.file_span(game, len(game.files) - 2)  # game.resolutions for its keys: that replays

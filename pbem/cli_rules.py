@@ -19,6 +19,7 @@ from pbem.lazy import lazy
 
 ids = lazy("pbem.identity")
 referee = lazy("pbem.referee")
+store = lazy("pbem.store")
 session = lazy("pbem.session")
 ruleschange = lazy("pbem.ruleschange")
 
@@ -50,7 +51,7 @@ def rules_change(
     """Propose other rules (--to VERSION) in your next file, or accept the ones your opponent proposes (--accept)."""
     if accept == (to is not None or rules_data is not None):
         raise UsageError("say either --to VERSION [--rules-data FILE] (propose) or --accept, not both or neither")
-    game = referee.load(folder)
+    game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
     offer = None
     if not accept:

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem import commitments, folder as folder_files, identity as ids, referee, session
+from pbem import commitments, folder as folder_files, identity as ids, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
@@ -72,20 +72,24 @@ def run_demo(
     session.receive(folders["host"], session.read_incoming(accept_path))
     say(f"game {game.game_id}: {ruleset.name} {scenario.name}, Alice ({scenario.sides[0]}) v Bob ({scenario.sides[1]})")
     role = "host"
+    known: dict[str, referee.Game] = {}  # each folder's game as last loaded, passed on (store.load's known)
     while True:
-        game = referee.load(folders[role])
+        game = store.load(folders[role], known=known.get(role))
         if game.finished() or len(game.files) >= FILE_LIMIT:
             break
         view = referee.outlook(game, me[role])
         player = game.player(role)
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
-        path, signed, _ = session.move(folders[role], me[role], orders, "", keys[role])
+        path, signed, _ = session.move(folders[role], me[role], orders, "", keys[role], known=game)
+        known[role] = game
         for event in view.resolution.events:
             say("  " + ruleset.describe_event(event, view.resolution.state))
         if orders:
             say(f"{player.name} orders: {'; '.join(orders)}")
         other = "guest" if role == "host" else "host"
-        session.receive(folders[other], session.read_incoming(path))
+        received = session.receive(folders[other], session.read_incoming(path), known=known.get(other))
+        if received.game is not None:
+            known[other] = received.game
         role = other
     final = {r: _replay_from_scratch(folders[r]) for r in folders}
     same = [f.raw for f in final["host"].files] == [f.raw for f in final["guest"].files]

@@ -9,16 +9,14 @@ ever rewritten: a file, once in place, stays as it is.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import secrets
 import stat
 import tempfile
-import time
 from pathlib import Path
 from collections.abc import Sequence
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from pbem.errors import BrokenChain, FolderProblem, MalformedFile, MissingFile
 from pbem.movefile import MAX_FILE_BYTES, file_name
@@ -74,50 +72,16 @@ def read(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
         raise FolderProblem(f"{path}: cannot read ({exc.strerror})") from None
 
 
-# A command loads its game folder several times in one process (its own check, the reports, the state
-# cache): a file this process has read, unchanged since by everything the file system keeps of it
-# (inode, size, modification and change times), is not read again. One whose times are too close to
-# that reading to tell a later write (time stamps may be as coarse as a clock tick) is read again, as
-# git re-checks a "racily clean" index entry. Across processes the state cache keeps the same record of
-# each file it covers (`Seen`, `read_unless_vouched`), so that a command need not read every file.
-_RACY_NS = 2_000_000_000
-_seen: dict[str, tuple[Mark, int, bytes]] = {}
-
-
 def read_game_files(paths: Sequence[Path | str], limit: int = MAX_FILE_BYTES) -> list[bytes]:
     """Every file's bytes, as `read` gives them, with one system call to open, read and close each
-    (a long game has thousands: Python's buffered file objects cost more than the reading)."""
-    raws = []
-    for path in paths:
-        name = str(path)
-        mark = mark_of(path)
-        kept = _seen.get(name)
-        if mark is not None and kept is not None and kept[0] == mark and settled(mark, kept[1]):
-            raws.append(kept[2])
-            continue
-        read_at = time.time_ns()
-        data = _read_one(path, limit)
-        if mark is not None:
-            _seen[name] = (mark, read_at, data)
-        raws.append(data)
-    return raws
+    (a long game has thousands: Python's buffered file objects cost more than the reading). Every file
+    is read every time: reading and hashing 2,000 files costs about 16 ms, and trusting a file by what
+    the file system shows of it (its times) cannot tell a write within the same clock tick."""
+    return [_read_one(path, limit) for path in paths]
 
 
-
-class Seen(NamedTuple):
-    """What reading a file showed: its mark (taken before the reading), its SHA-256, and when (time_ns,
-    taken before the mark). It vouches for the file later while the mark is the same, unless the file's
-    times were then too close to the reading to tell a later write (git's racily-clean rule, `settled`)."""
-
-    mark: Mark
-    digest: bytes
-    at: int
-
-    def settled(self) -> bool:
-        return settled(self.mark, self.at)
-
-    def vouches(self, mark: Mark | None) -> bool:
-        return mark == self.mark and self.settled()
+# Only pbem.plugins still keeps a record by file marks (its own cache of entry points).
+_RACY_NS = 2_000_000_000
 
 
 def settled(mark: Mark, at: int) -> bool:
@@ -132,29 +96,6 @@ def mark_of(path: Path | str) -> Mark | None:
     except OSError:
         return None  # reading it gives the error
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def read_unless_vouched(paths: Sequence[Path | str], known: Sequence[Seen | None],
-                        limit: int = MAX_FILE_BYTES) -> list[tuple[bytes | None, Seen | None]]:
-    """For each path, (None, known[i]) if known[i] vouches for the file as it stands (it is not read),
-    else (its bytes, as `read` gives them, and what this reading saw: None if the file cannot be stat'ed).
-
-    A later write to a file changes its mark (a new modification or change time, which no one can set
-    back; a new inode if it is replaced), unless it fell in the same clock tick as the reading that
-    `Seen` records, which `settled` refuses: so a vouched file holds the bytes whose digest `Seen` has.
-    """
-    at = time.time_ns()  # before every mark: a write after it shows in the mark
-    out: list[tuple[bytes | None, Seen | None]] = []
-    racy = _RACY_NS
-    for path, seen in zip(paths, known):
-        mark = mark_of(path)
-        # seen.vouches(mark), settled() written out: this runs for every file of a long game
-        if seen is not None and mark == seen[0] and max(mark[3], mark[4]) < seen[2] - racy:  # type: ignore[index]
-            out.append((None, seen))
-            continue
-        data = _read_one(path, limit)
-        out.append((data, None if mark is None else Seen(mark, hashlib.sha256(data).digest(), at)))
-    return out
 
 
 def read_game_file(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:

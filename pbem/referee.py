@@ -14,17 +14,13 @@ first, then decides.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import secrets
 import time as _time
-from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any
 
-from pbem import chain, folder as folders, identity as ids, movefile, ruleschange, textsafe
-from pbem.dice import DiceStream, NoDiceYet, RecordedRoll, SealedDice
+from pbem import chain, identity as ids, movefile, ruleschange, textsafe
+from pbem.dice import DiceStream, NoDiceYet, SealedDice
 from pbem.gamefiles import GameFiles
 from pbem.errors import (
     PbemError,
@@ -36,7 +32,6 @@ from pbem.errors import (
     KeyProblem,
     MalformedFile,
     RulesChangeRefused,
-    RulesetFailure,
     RulesetProblem,
     StateMismatch,
     UsageError,
@@ -46,53 +41,9 @@ from pbem.errors import (
 from pbem.identity import Identity
 from pbem.movefile import Accept, Invite, Move, Player, SignedFile, author_of
 from pbem.paused import Paused
+from pbem.game import Checked, Game, Resolution, Setup, first_state, ruleset_call, sha256_hex, state_hash
 from pbem.checked_ahead import CheckedAhead
-from pbem.statehash import PrefixHasher
 from pbem.ruleset import Pending, Ruleset, find
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-_states = PrefixHasher()
-
-
-def state_hash(data: bytes) -> str:
-    """The hash a file signs of a state's bytes: sha256_hex, sharing the work of the last state's prefix."""
-    return _states.hexdigest(data)
-
-
-@contextlib.contextmanager
-def ruleset_call(ruleset: Ruleset, what: str, doing: str) -> Iterator[None]:
-    """Around every call into a ruleset on behalf of a file: an exception the contract
-    does not allow (not one of its illegal_errors) is the ruleset's bug, reported as
-    RulesetFailure naming the file, not a crash (rc 70) that names nothing."""
-    try:
-        yield
-    except (PbemError, NoDiceYet, *ruleset.illegal_errors):
-        raise
-    except Exception as exc:
-        raise RulesetFailure(
-            f"{what}: {doing}: the ruleset {ruleset.name} {ruleset.version} failed "
-            f"({type(exc).__name__}: {exc}); this is a bug in the ruleset, please report it with this file"
-        ) from exc
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What the invitation pins: the game, the ruleset and the exact data."""
-
-    game_id: str
-    ruleset: Ruleset
-    rules_data: bytes
-    scenario_name: str
-    scenario_data: bytes
-    options: dict[str, Any]
-    host: Player
-    # The first state, built when the invitation is checked: a set-up the ruleset
-    # refuses (a bad option) fails at file 0, before anyone accepts or writes.
-    initial_state: Any = None
 
 
 def check_invite(invite: SignedFile, what: str) -> Setup:
@@ -104,13 +55,13 @@ def check_invite(invite: SignedFile, what: str) -> Setup:
     ids.verify(body.host.key, invite.signature, invite.body_bytes, what)
     ruleset = find(body.ruleset)
     try:
-        setup = _setup(body, ruleset, what)
+        setup = setup_of(body, ruleset, what)
     except ruleset.illegal_errors as exc:
         raise RulesetProblem(f"{what}: the ruleset refuses the game's set-up: {exc}") from None
-    return replace(setup, initial_state=_new_game(setup, what))
+    return replace(setup, initial_state=first_state(setup, what))
 
 
-def _setup(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
+def setup_of(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -> Setup:
     """The set-up file 0 pins. `vouched`: a state cache made by this very ruleset, version and code
     from these very bytes stands for it, so the set-up was checked then and its sides need no reading.
 
@@ -148,213 +99,6 @@ def _pinned_data(embedded: str, builtin: bytes | None, pinned: str, name: str, w
             f"(the one built in here has hash {sha256_hex(data)[:16]})"
         )
     return data
-
-
-@dataclass
-class Resolution:
-    """What resolving one file produced."""
-
-    state: Any
-    events: list[Any]
-    rolls: list[RecordedRoll]
-
-
-class Resolutions(MutableMapping[int, Resolution]):
-    """resolutions[k] resolves file k; those a state cache skipped are replayed when first asked for.
-
-    A game loaded from the cache (pbem.statecache) knows its latest state but
-    not the events and dice of every earlier file: `history`, reports and the
-    like ask for them, and then, once, the files are replayed from file 0.
-    Which files the replay would resolve (`filled`) is known without it, so
-    asking whether one is resolved, or which are, replays nothing: only
-    reading a skipped one's resolution does.
-    """
-
-    def __init__(self, known: dict[int, Resolution] | None = None,
-                 fill: Callable[[], dict[int, Resolution]] | None = None, filled: range = range(0),
-                 one: Callable[[int], Resolution | None] | None = None) -> None:
-        self._known = dict(known or {})
-        self._fill = fill
-        self._filled = filled if fill is not None else range(0)
-        # Resolves one skipped file on its own when it can (the last one, from the state before it
-        # that the cache also keeps); None: only the replay can.
-        self._one = one
-
-    def _complete(self) -> None:
-        if self._fill is not None:
-            fill, self._fill, self._filled = self._fill, None, range(0)
-            for seq, resolution in fill().items():
-                self._known.setdefault(seq, resolution)
-
-    def _keys(self) -> set[int]:
-        return set(self._known).union(self._filled)
-
-    def __contains__(self, seq: object) -> bool:
-        return seq in self._known or seq in self._filled
-
-    def __getitem__(self, seq: int) -> Resolution:
-        if seq not in self._known and seq in self._filled:
-            alone = self._one(seq) if self._one is not None and self._fill is not None else None
-            if alone is not None:
-                self._known[seq] = alone
-                return alone
-            self._complete()
-        return self._known[seq]
-
-    def known(self, seq: int) -> Resolution | None:
-        """File `seq`'s resolution if it is at hand, without replaying anything."""
-        return self._known.get(seq)
-
-    def __setitem__(self, seq: int, resolution: Resolution) -> None:
-        self._known[seq] = resolution
-
-    def __delitem__(self, seq: int) -> None:
-        self._complete()
-        del self._known[seq]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(sorted(self._keys()))
-
-    def __len__(self) -> int:
-        return len(self._keys())
-
-    def copy(self) -> Resolutions:
-        return Resolutions(self._known, self._fill, self._filled, self._one)
-
-
-@dataclass
-class Game:
-    """A replayed game: every file checked, every resolvable state computed."""
-
-    files: GameFiles  # a list of SignedFile is taken as one
-    names: list[str]
-    setup: Setup
-    guest: Player | None = None
-    # resolutions[k] resolves file k (k >= 1); the last file is unresolved.
-    resolutions: MutableMapping[int, Resolution] = field(default_factory=Resolutions)
-    _initial_state: Any = None
-    # (k, state): file k's resolved state, known from the state cache without its events
-    tip: tuple[int, Any] | None = None
-    # (k - 1, state made on demand): the state before file k, which the cache also keeps, so that the
-    # last resolved file can be resolved (for its report) without replaying the game
-    before_tip: tuple[int, Callable[[], Any]] | None = None
-    # (k, state_bytes, previous): the state cache's own encodings of `tip` and of the state before it,
-    # so that rewriting the cache for the same files (to record what reading them showed) encodes nothing
-    cached_bytes: tuple[int, bytes, bytes] | None = None
-    # (first file, set-up) of every agreed rules change, the invitation's first (empty: none):
-    # `setup` is the last one's, the rules in force (pbem.ruleschange)
-    eras: list[tuple[int, Setup]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.files, GameFiles):
-            self.files = GameFiles(self.files)
-
-    @property
-    def initial_state(self) -> Any:
-        """The state before file 2's decisions; made on demand for a game loaded from the cache."""
-        if self._initial_state is None and self.guest is not None:
-            self._initial_state = _new_game(self.eras[0][1] if self.eras else self.setup, self.names[0])
-        return self._initial_state
-
-    @initial_state.setter
-    def initial_state(self, state: Any) -> None:
-        self._initial_state = state
-
-    # ----- facts about the game -------------------------------------------------
-    @property
-    def ruleset(self) -> Ruleset:
-        return self.setup.ruleset
-
-    @property
-    def game_id(self) -> str:
-        return self.setup.game_id
-
-    def player(self, role: str) -> Player | None:
-        return self.setup.host if role == "host" else self.guest
-
-    def role_of_side(self, side: str) -> str:
-        return "host" if side == self.setup.host.side else "guest"
-
-    @property
-    def next_seq(self) -> int:
-        return len(self.files)
-
-    @property
-    def next_author(self) -> str:
-        return author_of(self.next_seq)
-
-    @property
-    def last_time(self) -> int:
-        return self.files[-1].body.time
-
-    def state_before(self, seq: int) -> Any:
-        """The state the decisions of file `seq` are made in (resolved file seq-1)."""
-        if seq <= 1:
-            return self.initial_state
-        at_hand = self.known_state_before(seq)
-        return at_hand if at_hand is not None else self.resolutions[seq - 1].state  # this may replay
-
-    def known_state_before(self, seq: int) -> Any | None:
-        """The state before file `seq` if it is at hand without replaying anything, else None."""
-        if seq <= 1:
-            return self.initial_state
-        if self.tip is not None and self.tip[0] == seq - 1:
-            return self.tip[1]  # the state cache's: equal to the replay's (pbem.statecache)
-        if self.before_tip is not None and self.before_tip[0] == seq - 1:
-            return self.before_tip[1]()  # the cache's too: its hash is the one file seq signs
-        known = (self.resolutions.known(seq - 1) if isinstance(self.resolutions, Resolutions)
-                 else self.resolutions.get(seq - 1))
-        return None if known is None else known.state
-
-    @property
-    def resolved_state(self) -> Any:
-        """The latest state everyone can compute (through file n-1); None before file 2."""
-        if len(self.files) < 3:
-            return None
-        return self.state_before(len(self.files) - 1)
-
-    def finished(self) -> bool:
-        """Over once the resolved state is final: no file may follow the one that showed it."""
-        state = self.resolved_state
-        return state is not None and self.ruleset.pending(state).finished
-
-    def result(self) -> str | None:
-        state = self.resolved_state
-        if state is None or not self.finished():
-            return None
-        return self.ruleset.result(state)
-
-    # ----- chain bookkeeping -----------------------------------------------------
-    def last_chain_value(self, role: str) -> bytes:
-        """The author's newest published chain value: his last reveal, or his anchor."""
-        for signed in reversed(self.files):
-            body = signed.body
-            if isinstance(body, Move) and body.author == role:
-                return bytes.fromhex(body.reveal)
-        player = self.player(role)
-        assert player is not None
-        return bytes.fromhex(player.anchor)
-
-    def copy(self) -> Game:
-        """A copy whose file list and resolutions can grow without touching this one."""
-        resolutions = self.resolutions.copy() if isinstance(self.resolutions, Resolutions) else dict(self.resolutions)
-        return Game(self.files.copy(), list(self.names), self.setup, self.guest, resolutions, self._initial_state,
-                    self.tip, self.before_tip, self.cached_bytes, list(self.eras))
-
-    def judged_by(self) -> list[ruleschange.Judged]:
-        """Which rules judged which files: the invitation's, then each agreed change's from its file on."""
-        eras = self.eras or [(0, self.setup)]
-        return [ruleschange.Judged(first, eras[i + 1][0] - 1 if i + 1 < len(eras) else None, setup.ruleset.name,
-                                   setup.ruleset.version, sha256_hex(setup.rules_data))
-                for i, (first, setup) in enumerate(eras)]
-
-    def judged_by_text(self) -> str:
-        return ruleschange.describe(self.judged_by())
-
-    def reveals_made(self, role: str) -> int:
-        """The author's move files so far: files 2, 3, ... alternate host, guest (each admitted file's
-        place and kind are checked), so counting needs none of them read."""
-        return sum(1 for seq in range(2, len(self.files)) if author_of(seq) == role)
 
 
 # ----- replay -------------------------------------------------------------------
@@ -395,10 +139,13 @@ def _check_place(signed: SignedFile, seq: int, previous: SignedFile | None, what
         raise BrokenChain(f"{what}: does not follow file {seq - 1} (its prev hash differs)")
 
 
-def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False) -> None:
+def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = False,
+          resolved: Resolution | None = None) -> None:
     """Check `signed` as the game's next file and add it, resolving the one before.
 
-    `signature_checked`: its signature was found good with its author's key already (pbem.checked_ahead)."""
+    `signature_checked`: its signature was found good with its author's key already (pbem.checked_ahead).
+    `resolved`: the file before's resolution with this file's reveal, as its author's outlook computed it
+    (make_move checking its own file); still checked against the dice and state the file records."""
     seq = game.next_seq
     if game.finished():
         raise GameOver(f"{what}: the game is over ({game.result()}); no file may follow")
@@ -428,7 +175,7 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
             f"{what}: reveal is not the {body.author}'s next chain value "
             "(it must hash to his previous one, exactly one step)"
         )
-    resolution = resolve(game, seq - 1, reveal, what)
+    resolution = resolved if resolved is not None else resolve(game, seq - 1, reveal, what)
     if resolution.rolls != list(body.rolls):
         raise StateMismatch(f"{what}: the dice it records for file {seq - 1} differ from the replay")
     before = game.setup
@@ -470,43 +217,7 @@ def take_effect(game: Game, seq: int, accepted: str, resolution: Resolution, wha
     return Resolution(state, resolution.events, resolution.rolls), changed
 
 
-def _new_game(setup: Setup, what: str) -> Any:
-    try:
-        with ruleset_call(setup.ruleset, what, "setting up the game"):
-            return setup.ruleset.new_game(setup.scenario_data, setup.rules_data, setup.options)
-    except setup.ruleset.illegal_errors as exc:
-        raise RulesetProblem(f"{what}: the game cannot be set up: {exc}") from None
-
-
-# ----- work done once ------------------------------------------------------------------
-# resolve() and check_decisions() are pure functions of the files up to the one they concern,
-# and a file's hash covers every file before it (the prev links). So their answers are kept by
-# that hash for the few files one command touches more than once: outlook, make_move's own
-# check, admit, and the next file's resolution resuming from the check (below).
-_KEEP = 8
-_resolved: dict[tuple[bytes, bytes], Resolution] = {}
-
-
-@dataclass
-class _Checked:
-    """What checking a file's decisions computed: the state after those applied in full (`done`, with
-    their events), and the last one paused at its first die (pbem.paused), if it rolls any."""
-
-    state: Any
-    done: int
-    events: list[Any]
-    paused: Paused | None = None
-
-
-_checked: dict[bytes, _Checked] = {}
-
-
-def _keep(table: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(table) >= _KEEP:
-        old = table.pop(next(iter(table)))
-        if isinstance(old, _Checked) and old.paused is not None:
-            old.paused.cancel()  # its worker thread ends
-    table[key] = value
+# ----- resolving and checking decisions -------------------------------------------------
 
 
 def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolution:
@@ -519,14 +230,10 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     and the one it left paused at its first die goes on from there with the dice.
     """
     what = what or game.names[seq]
-    file_hash = game.files[seq].hash
-    known = _resolved.get((file_hash, key))
-    if known is not None:
-        return known
     ruleset = game.ruleset
     body = game.files[seq].body
     decisions = body.decisions if isinstance(body, Move) else []
-    checked = _checked.get(file_hash)
+    checked = game.checked if game.checked is not None and game.checked.file_hash == game.files[seq].hash else None
     if checked is not None:
         state, done, events = checked.state, checked.done, list(checked.events)
     else:
@@ -552,9 +259,7 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     with ruleset_call(ruleset, what, f"running the automatic steps after {game.names[seq]}"):
         state, new = ruleset.advance(state, dice)
     events.extend(new)
-    resolution = Resolution(state, events, list(dice.rolls))
-    _keep(_resolved, (file_hash, key), resolution)
-    return resolution
+    return Resolution(state, events, list(dice.rolls))
 
 
 def check_decisions(
@@ -564,11 +269,10 @@ def check_decisions(
 
     Each decision must be the author's to make. A decision that rolls dice
     must be the file's last: its author could not know the outcome, so any
-    decision after it would be made blind. With `file_hash` (the file's), what
-    the check computed is kept for `resolve` to resume from.
+    decision after it would be made blind. With `file_hash` (the file's, about
+    to be admitted), what the check computed is kept as `game.checked` for
+    `resolve` to resume from.
     """
-    if file_hash is not None and file_hash in _checked:
-        return  # this very file passed the check in this process
     ruleset = game.ruleset
     player = game.player(role)
     assert player is not None
@@ -609,214 +313,9 @@ def check_decisions(
             done += 1
             events.extend(new)
     if file_hash is not None:
-        _keep(_checked, file_hash, _Checked(state, done, events, paused))
+        game.checked = Checked(file_hash, state, done, events, paused)
     elif paused is not None:
         paused.cancel()
-
-
-# ----- reading a folder -------------------------------------------------------------
-
-
-_loaded: dict[Path, Game] = {}
-
-
-def load(folder: Path, use_cache: bool = True) -> Game:
-    """Replay a game folder, or resume it from the state cache beside it (pbem.statecache).
-
-    The cache is written only by `save_state_caches`, which the CLI calls
-    when a command has succeeded.
-
-    Within one process a folder loaded before is only extended by its new
-    files, after checking that the old ones are unchanged. Else a valid state
-    cache stands for the files it covers, and only later files are checked.
-    A file is unchanged if the file system shows it as it was when it was
-    last read (pbem.folder.Seen), and then is not read again until a command
-    asks for it; any other is read and its digest compared. The result is the
-    same as a full replay, which is what `use_cache=False` does (pbem
-    verify): it neither reads nor writes a cache.
-    """
-    names = folders.game_file_names(folder)
-    paths = names  # the text of each Path is as good a path to it
-    if not use_cache:
-        return replay(folders.read_game_files(paths), names)
-    key = folder.resolve()
-    game = _still_loaded(key, paths, names) or _from_state_cache(folder, paths, names)
-    start = 0 if game is None else len(game.files)
-    rest = folders.read_unless_vouched(paths[start:], [None] * (len(paths) - start))
-    raws = [raw for raw, _ in rest if raw is not None]  # all of them: none was vouched for
-    if game is None:
-        game = replay(raws[:1], names[:1])
-    for index in range(len(game.files), len(paths)):
-        admit(game, movefile.parse(raws[index - start], names[index]), names[index])
-    for index, (_, seen) in enumerate(rest, start):
-        game.files.seen[index] = seen
-    _loaded[key] = game.copy()
-    _to_save[key] = game  # written by save_state_caches() once the command has succeeded
-    return game
-
-
-def _still_loaded(key: Path, paths: list[str], names: list[str]) -> Game | None:
-    """This process's game of the folder, if every file it holds is still there unchanged."""
-    cached = _loaded.get(key)
-    if cached is None or len(cached.files) > len(paths) or cached.names != names[: len(cached.files)]:
-        return None
-    count = len(cached.files)
-    looked = folders.read_unless_vouched(paths[:count], cached.files.seen)
-    for index, (raw, seen) in enumerate(looked):
-        if raw is not None and (seen.digest if seen else hashlib.sha256(raw).digest()) != cached.files.digest(index):
-            return None
-    game = cached.copy()
-    game.files.seen[:count] = [seen for _, seen in looked]
-    return game
-
-
-_to_save: dict[Path, Game] = {}
-
-
-def save_state_caches() -> None:
-    """Write the state cache of every folder loaded in this process (after a command succeeded:
-    a command that fails leaves the game folder exactly as it was)."""
-    while _to_save:
-        folder, game = _to_save.popitem()
-        save_state_cache(folder, game)
-
-
-# folder -> the last file hash its cache covers, as this process left it, if that cache needs no rewriting
-_cache_on_disk: dict[Path, bytes] = {}
-
-
-def _from_state_cache(folder: Path, paths: list[str], names: list[str]) -> Game | None:
-    """The game as the state cache has it, for the files it covers; None if it is not valid for them."""
-    from pbem import statecache
-
-    entry = statecache.read(folder)
-    if (entry is None or not 3 <= len(entry.files) <= len(paths) or entry.resolved != len(entry.files) - 2
-            or len(entry.seen) != len(entry.files)):
-        return None
-    count = len(entry.files)
-    known = [folders.Seen((s[0], s[1], s[2], s[3], s[4]), digest, s[5]) for s, digest in zip(entry.seen, entry.files)]
-    looked = folders.read_unless_vouched(paths[:count], known)
-    seen: list[folders.Seen] = []
-    for (raw, now), digest in zip(looked, entry.files):
-        if now is None or now.digest != digest:
-            return None  # a file changed (or another game's cache): replay
-        seen.append(now)
-    # Files read again (their mark changed, or was too recent to tell) that would now be vouched for:
-    # the cache is written again with what this reading saw, so the next command need not read them.
-    news = any(raw is not None and now is not None and now.settled() for raw, now in looked)
-    # A file found with another digest when read later makes the next command replay (the cache's records
-    # were wrong, or the file changed under this one): deleting the cache only costs time.
-    files = GameFiles.vouched(paths[:count], seen, [raw for raw, _ in looked],
-                              lambda: statecache.discard(folder))
-    try:
-        invite, acceptance, last = files[0].body, files[1].body, files[-1].body
-        if not isinstance(invite, Invite) or not isinstance(acceptance, Accept) or not isinstance(last, Move):
-            return None
-        # The state must be the one the last file signs for: no cache can slip in another.
-        if state_hash(entry.state) != last.state:
-            return None
-        ruleset = ruleschange.judge(find(invite.ruleset), invite.ruleset_version, names[0])
-        if not statecache.key_matches(entry, ruleset, invite.rules_hash, invite.scenario_hash):
-            return None
-        setup = _setup(invite, ruleset, names[0], vouched=True)
-        state = ruleset.load_state(entry.state, setup.rules_data)
-        if ruleset.state_bytes(state) != entry.state:
-            return None
-        resolved = count - 2
-        before_tip = _before_tip(entry.previous, files[resolved].body, ruleset, setup.rules_data, resolved)
-    except Exception:  # a damaged or foreign cache of any kind: replay gives the true answer or error
-        return None
-    covered_names = names[:count]
-
-    def one(seq: int) -> Resolution | None:
-        """The last resolved file's resolution, from the state before it: a report of the latest
-        file then costs one file's rules, not a replay. None (replay) unless it is checked as the
-        replay checks it: the dice and the state the next file signs."""
-        if seq != resolved or (seq >= 2 and before_tip is None):
-            return None
-        try:
-            following = files[seq + 1].body
-            assert isinstance(following, Move)
-            resolution = resolve(game, seq, bytes.fromhex(following.reveal), names[seq + 1])
-            if (resolution.rolls != list(following.rolls)
-                    or state_hash(ruleset.state_bytes(resolution.state)) != following.state):
-                return None
-        except Exception:  # whatever went wrong, the replay gives the true answer or error
-            return None
-        return resolution
-
-    # replaying files 0..count-1 resolves files 1..count-2; it reads the files the cache vouched for, and
-    # they must still be the very files (else: FolderProblem, the game changed under the command)
-    resolutions = Resolutions(fill=lambda: replay([files.raw(i) for i in range(count)], covered_names).resolutions,
-                              filled=range(1, count - 1), one=one)
-    if news:
-        _cache_on_disk.pop(folder.resolve(), None)
-    else:
-        _cache_on_disk[folder.resolve()] = entry.files[-1]
-    game = Game(files, covered_names, setup, acceptance.guest, resolutions, None, (resolved, state), before_tip,
-                (resolved, entry.state, entry.previous))
-    return game
-
-
-def _before_tip(data: bytes, resolved_body: Any, ruleset: Ruleset, rules_data: bytes,
-                resolved: int) -> tuple[int, Callable[[], Any]] | None:
-    """The cache's state before the last resolved file, if it keeps one whose hash that file signs."""
-    if not data or resolved < 2 or not isinstance(resolved_body, Move) or state_hash(data) != resolved_body.state:
-        return None
-    made: list[Any] = []
-
-    def state() -> Any:
-        if not made:
-            made.append(ruleset.load_state(data, rules_data))
-        return made[0]
-
-    return resolved - 1, state
-
-
-def save_state_cache(folder: Path, game: Game) -> None:
-    """Write the game's latest resolvable state beside it, unless the cache there already covers it."""
-    from pbem import statecache
-
-    count = len(game.files)
-    if count < 3 or game.eras:  # after a rules change the cache's key (file 0's rules) would not say which rules
-        return
-    last = game.files.digest(count - 1)
-    key = folder.resolve()
-    if _cache_on_disk.get(key) == last:
-        return
-    ruleset = game.ruleset
-    if game.cached_bytes is not None and game.cached_bytes[0] == count - 2:
-        state, previous = game.cached_bytes[1:]  # the cache's own, for the same files: nothing to encode
-    else:
-        state, previous = ruleset.state_bytes(game.resolved_state), _previous_bytes(game)
-    entry = statecache.Entry(
-        format=statecache.FORMAT,
-        ruleset=ruleset.name,
-        version=ruleset.version,
-        code=statecache.code_fingerprint(type(ruleset).__module__),
-        rules_hash=sha256_hex(game.setup.rules_data),
-        scenario_hash=sha256_hex(game.setup.scenario_data),
-        files=tuple(game.files.digest(index) for index in range(count)),
-        resolved=count - 2,
-        state=state,
-        previous=previous,
-        seen=tuple(_NEVER_SEEN if seen is None else (*seen.mark, seen.at) for seen in game.files.seen),
-    )
-    statecache.write(folder, entry)
-    _cache_on_disk[key] = last
-
-
-_NEVER_SEEN = (0, 0, 0, 0, 0, 0)  # a file not read from the folder (written by this command): read it next time
-
-
-def _previous_bytes(game: Game) -> bytes:
-    """The state before the last resolved file, encoded, if the game has it at hand (b"" if not: a
-    report of that file then replays)."""
-    resolved = len(game.files) - 2
-    if resolved < 2:
-        return b""
-    state = game.known_state_before(resolved)
-    return b"" if state is None else game.ruleset.state_bytes(state)
 
 
 # ----- writing new files ----------------------------------------------------------
@@ -934,6 +433,8 @@ class Outlook:
     # the rules the new file's decisions are judged by if it accepts the rules change the last file
     # proposes (its resolution's state is then rebound to them); None: the game's
     changed: Setup | None = None
+    # the last file's resolution under the game's rules (`resolution` unless a rules change rebinds it)
+    resolved: Resolution | None = None
 
 
 def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
@@ -961,19 +462,21 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
         reveal = chain.reveal(seed, player.chain, made + 1)
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
-    resolution = resolve(game, game.next_seq - 1, reveal)
+    resolved = resolve(game, game.next_seq - 1, reveal)
     if accept_rules:
-        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolution,
+        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolved,
                                           f"file {game.next_seq}")
-        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed)
-    return Outlook(role, reveal, resolution, game.ruleset.pending(resolution.state))
+        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed, resolved)
+    return Outlook(role, reveal, resolved, game.ruleset.pending(resolved.state), None, resolved)
 
 
 def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
-              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False) -> SignedFile:
+              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
+              view: Outlook | None = None) -> SignedFile:
     """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
-    rules, or accept those the last file proposes (pbem.ruleschange)."""
-    view = outlook(game, me, accept_rules)
+    rules, or accept those the last file proposes (pbem.ruleschange). `view`: my outlook(game, me,
+    accept_rules), if the caller has it (the last file is then not resolved again)."""
+    view = view if view is not None else outlook(game, me, accept_rules)
     ruleset = view.changed.ruleset if view.changed is not None else game.ruleset
     body = Move(
         pbem=movefile.FORMAT_VERSION,
@@ -991,8 +494,9 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
         accept_rules=game.files[-1].hash_hex if accept_rules else "",
     )
     signed = movefile.sign(body, me)
-    # Check the new file exactly as the opponent will, before anyone sees it.
-    admit(game.copy(), signed, f"file {body.seq}")
+    # Check the new file as the opponent will, before anyone sees it (the last file's resolution is the
+    # outlook's: the same function of the same files and reveal, and checked against what the file records).
+    admit(game.copy(), signed, f"file {body.seq}", resolved=view.resolved)
     return signed
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe
+from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe, store
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -133,10 +133,10 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
             if not _holds_only(out, file_name(0), signed.raw):
                 raise UsageError(f"{out}: changed while pbem accept was checking it; try again")
             folders.write_atomic(path, acceptance.raw)
-        return referee.load(out), path
+        return store.load(out), path
     with _locked_new_folder(out, "this game", "pbem accept"):
         folders.write_all_atomic([(out / file_name(0), signed.raw), (path, acceptance.raw)])
-    return referee.load(out), path
+    return store.load(out), path
 
 
 # ----- receiving ------------------------------------------------------------------------
@@ -146,9 +146,10 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
 class Received:
     added: list[Path]
     already: list[str]
+    game: Game | None = None  # the game with them, as written under the lock (pass it on: store.load's known)
 
 
-def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
+def receive(folder: Path, incoming: list[tuple[bytes, str]], known: Game | None = None) -> Received:
     """Add the incoming files to the game, in order; all or nothing.
 
     A file already present byte for byte is a no-op; a different, validly
@@ -156,11 +157,11 @@ def receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
     file is rejected with its own error and nothing is written.
     """
     with lock.hold(folder, "pbem receive"):
-        return _receive(folder, incoming)
+        return _receive(folder, incoming, known)
 
 
-def _receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
-    game = referee.load(folder)
+def _receive(folder: Path, incoming: list[tuple[bytes, str]], known: Game | None = None) -> Received:
+    game = store.load(folder, known=known)
     added: list[tuple[Path, bytes]] = []
     already: list[str] = []
     for raw, what in sorted(incoming, key=lambda item: _seq_hint(item[0])):
@@ -184,7 +185,7 @@ def _receive(folder: Path, incoming: list[tuple[bytes, str]]) -> Received:
         referee.admit(game, signed, what)
         added.append((folder / file_name(seq), raw))
     folders.write_all_atomic(added)
-    return Received([p for p, _ in added], already)
+    return Received([p for p, _ in added], already, game)
 
 
 def _seq_hint(raw: bytes) -> int:
@@ -229,19 +230,19 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None,
-    propose_rules: Any = None, accept_rules: bool = False,
+    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
 ) -> tuple[Path, SignedFile, referee.Outlook]:
     """Write my next file; it may propose other rules (a movefile.RulesProposal) or accept the rules
     change the last file proposes (pbem.ruleschange: then my orders are judged by the new rules)."""
     with lock.hold(folder, "pbem move"):
-        return _move(folder, me, orders, note, keys, propose_rules, accept_rules)
+        return _move(folder, me, orders, note, keys, propose_rules, accept_rules, known)
 
 
 def _move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
-    propose_rules: Any = None, accept_rules: bool = False,
+    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
 ) -> tuple[Path, SignedFile, referee.Outlook]:
-    game = referee.load(folder)
+    game = store.load(folder, known=known)  # read again under the lock: `known` only spares the replay
     view = referee.outlook(game, me, accept_rules)
     player = game.player(view.role)
     assert player is not None
@@ -261,7 +262,7 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules)
+    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules, view)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

@@ -3,10 +3,8 @@
 Replay is the truth; this is an optimisation that replay must reproduce
 (`pbem verify` never reads it). The cache file `.pbem-state` in the game
 folder holds, for the files it covers, the SHA-256 of each (so it is keyed by
-the hash of the last, and any change to any file shows) and what reading it
-showed the file system keep of it (its mark: inode, size, times; pbem.folder.Seen:
-a file whose mark is the same, and was not too recent to tell, is not read
-again, and any other is read and hashed), the ruleset's name
+the hash of the last, and any change to any file shows: every command reads
+and hashes every file, which costs about 16 ms for 2,000), the ruleset's name
 and version, the hashes of the rules data and scenario, a fingerprint of the
 installed code that computed it, and the latest resolvable state in the
 ruleset's own canonical encoding (`state_bytes`, loaded back with
@@ -49,9 +47,10 @@ from pbem.errors import FolderProblem
 
 CACHE_NAME = ".pbem-state"
 # 2: the state before the last resolved file (`previous`); 3: what reading each file showed (`seen`);
-# 4: authenticated by a MAC under the user's secret, not a checksum
-FORMAT = 4
-_MAGIC = b"pbem-state-cache-4\n"
+# 4: authenticated by a MAC under the user's secret, not a checksum; 5: no file marks (`seen`): every
+# file is read and hashed
+FORMAT = 5
+_MAGIC = b"pbem-state-cache-5\n"
 _MAC = 32  # bytes of HMAC-SHA256
 # Far above any game's (the 2,000-file Actium game's is 356 KiB): a bound, so that a planted
 # endless file cannot fill memory. An entry larger than this is not written.
@@ -71,10 +70,6 @@ class Entry(msgspec.Struct, frozen=True, array_like=True):
     resolved: int  # the file whose resolution `state` is (the last but one)
     state: bytes  # ruleset.state_bytes(that state)
     previous: bytes = b""  # the state before file `resolved` (b"": not kept), for the latest report
-    # per file covered, what reading it showed (pbem.folder.Seen: st_dev, st_ino, st_size, st_mtime_ns,
-    # st_ctime_ns, and when it was read), so that a later command reads again only the files whose
-    # mark changed or was too recent to tell; zeros: never read from the folder, read it again
-    seen: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -262,11 +257,6 @@ def write(folder: Path, entry: Entry) -> None:
         folders.write_beside(folder, CACHE_NAME, data, mode=0o600)
     except FolderProblem:
         pass
-
-
-def discard(folder: Path) -> None:
-    """Remove the cache (found wrong), so that the next command replays; a failure only costs nothing."""
-    folders.remove_beside(folder, CACHE_NAME)
 
 
 def key_matches(entry: Entry, ruleset: Any, rules_hash: str, scenario_hash: str) -> bool:

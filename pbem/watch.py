@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from pbem import identity as ids, intake, lock, movefile, referee, session
+from pbem import identity as ids, intake, lock, movefile, referee, session, store
 from pbem.errors import (
     BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
 )
@@ -217,7 +217,7 @@ def games_by_id(folders: list[Path], result: Round | None = None) -> dict[str, P
     found: dict[str, Path] = {}
     for folder in folders:
         try:
-            game = referee.load(folder)
+            game = store.load(folder)
         except PbemError as exc:
             if result is None:
                 raise
@@ -405,7 +405,7 @@ def _add(folder: Path, files: list[tuple[bytes, str]], what: str) -> tuple[list[
     the next round) only if it is validly signed by its author: anyone else's
     would otherwise be fetched again every round, for ever.
     """
-    game = referee.load(folder)
+    game = store.load(folder)
     parsed: list[tuple[int, str, bytes, str]] = []
     broken: list[tuple[bytes, str]] = []
     for raw, where in files:
@@ -450,7 +450,7 @@ def _learn(
     """
     if not sender or not authors:
         return None
-    game = referee.load(folder)
+    game = store.load(folder)
     mine = session.my_roles(game, keys, key)
     theirs = [seq for seq, author in sorted(authors.items()) if author and author not in mine]
     if not theirs:
@@ -463,7 +463,7 @@ def answer(
     folder: Path, keys: Path, key: str | None, state: MailState, send: Callable[[Path, int], str], result: Round
 ) -> Iterator[str]:
     """Write and send what needs no person: the acknowledgement, or the final file; resend unsent ones."""
-    game = referee.load(folder)
+    game = store.load(folder)
     try:
         written = acknowledge(folder, keys, key)
     except PbemError as exc:
@@ -472,7 +472,7 @@ def answer(
         return
     if written is not None:
         yield f"nothing for you to decide; wrote {written.name}"
-        game = referee.load(folder)
+        game = store.load(folder)
     last = game.files[-1]
     mine = session.my_roles(game, keys, key)
     unsent_ack = (
@@ -506,8 +506,9 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
     whichever side is next, until a side has a decision or the game ends.
     """
     written: Path | None = None
+    game: referee.Game | None = None
     for _ in range(10_000):
-        game = referee.load(folder)
+        game = store.load(folder, known=game)
         if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
             return written
         me = session.choose_key(game, keys, key, role=game.next_author)
@@ -516,7 +517,7 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
         assert player is not None
         if not view.pending.finished and view.pending.side == player.side:
             return written
-        written, _, _ = session.move(folder, me, [], "")
+        written, _, _ = session.move(folder, me, [], "", known=game)
         if view.pending.finished:
             return written
     return written

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, referee
+from pbem import identity as ids, referee, store
 from pbem.cli import app
 from pbem.demo import choose_orders
 from pbem.movefile import Move
@@ -71,7 +71,7 @@ def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem,
             report = cli(user, "mail", "--once", "--config", str(configs[user]))
             progressed |= len(list(games[user].glob("*.pbem"))) != before
             if "your decision" in report:
-                game = referee.load(games[user])
+                game = store.load(games[user])
                 view = referee.outlook(game, me[user])
                 orders = choose_orders(game.ruleset, view.resolution.state, game.player(view.role).side, chooser)
                 assert orders, report
@@ -80,7 +80,7 @@ def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem,
                 cli(user, "send", str(games[user]), "--config", str(configs[user]))
                 written_by_person += 1
                 progressed = True
-        game = referee.load(games["alice"])
+        game = store.load(games["alice"])
         state = game.resolved_state
         reached = state is not None and game.ruleset.turn(state) > TURNS
         if (reached or game.finished() or len(game.files) >= FILE_CAP) and not progressed:
@@ -97,7 +97,7 @@ def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem,
     assert [p.read_bytes() for p in files["alice"]] == [p.read_bytes() for p in files["bob"]]
     for user in PLAYERS:
         assert "ok: game" in run("verify", str(games[user]))
-    final = referee.load(games["alice"])
+    final = store.load(games["alice"])
     assert final.finished() or final.ruleset.turn(final.resolved_state) > TURNS
     counts = tally(final)
     moves = [f.body for f in final.files if isinstance(f.body, Move)]

@@ -21,7 +21,7 @@ from typing import Callable
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, mailconfig, referee, watch
+from pbem import identity as ids, mailconfig, watch, store
 from pbem.cli import app
 
 from .conftest import PLAYERS, MailSystem
@@ -52,7 +52,7 @@ class Game:
         self.bob_cfg = mail.settings("bob", {self.bob: mail.address("alice")}, tmp)
         run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(self.alice), "--keys", str(self.keys["alice"]))
         run("accept", str(self.alice / "000000.pbem"), "--name", "Bob", "--out", str(self.bob), "--keys", str(self.keys["bob"]))
-        self.game_id = referee.load(self.alice).game_id
+        self.game_id = store.load(self.alice).game_id
 
     def deliver(self, data: bytes) -> None:
         """Straight into Alice's Maildir (as an MDA would), then let dovecot give it its UID now."""

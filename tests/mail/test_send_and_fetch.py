@@ -125,13 +125,13 @@ def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, 
 
 
 def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, Path], tmp_path: Path) -> None:
-    from pbem import mailer, referee
+    from pbem import mailer, store
     from pbem.cli_mail import report_for
 
     alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
     run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))
     run("accept", str(alice / "000000.pbem"), "--name", "Bob", "--out", str(bob), "--keys", str(players["bob"]))
-    game = referee.load(bob)
+    game = store.load(bob)
     assert report_for(bob, 1) is None
     (bob / "report").mkdir()
     (bob / "report" / "file-000002.html").write_text("<html><body>turn report</body></html>")

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
-from pbem import canonical, chain, identity as ids, referee
+from pbem import canonical, chain, identity as ids, referee, store
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
 from pbem.identity import Identity
@@ -205,7 +205,7 @@ class Kit:
 
         bad = self.lay_out(tmp / f"verify-{k}", self.rec.raws[:k] + [raw])
         with pytest.raises(error) as info:
-            referee.load(bad)
+            store.load(bad)
         assert type(info.value) is error, info.value
         assert str(bad / file_name(k)) in str(info.value)
         if k >= 1:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pbem import chain, dice, identity as ids, movefile, referee, session
+from pbem import chain, dice, identity as ids, movefile, referee, session, store
 from pbem.errors import (
     BadReveal,
     BadSignature,
@@ -139,7 +139,7 @@ def test_invitation_from_another_game_is_wrong_game(kit: Kit, recorded: Recorded
     kit.rejects(kit.copy(tmp_path / "full"), raw, WrongGame)
     folder = kit.lay_out(tmp_path / "swapped", [raw] + recorded.raws[1:])
     with pytest.raises(WrongGame, match=str(folder / file_name(1))):
-        referee.load(folder)
+        store.load(folder)
 
 
 def test_file_moved_into_another_game_by_its_own_author_is_wrong_game(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
@@ -331,7 +331,7 @@ def test_file_after_the_game_is_over_is_game_over(
     n = len(recorded.raws)
     (game_dir / file_name(n)).write_bytes(raw)
     with pytest.raises(GameOver, match=str(game_dir / file_name(n))):
-        referee.load(game_dir)
+        store.load(game_dir)
 
 
 def test_decision_in_the_file_that_shows_the_end_is_game_over(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
@@ -401,7 +401,7 @@ def test_invalidly_signed_different_file_is_not_equivocation(
     key = recorded.third if signer == "third" else recorded.opponent(author_of(k))
     forged = kit.sign_bytes(alt.body_bytes, key)
     kit.rejects(game_dir, forged, BadSignature)
-    game = referee.load(game_dir)
+    game = store.load(game_dir)
     assert referee.equivocation_proof(game, movefile.parse(forged, "forged"), "forged") is None
     against = tmp_path / "forged.pbem"
     against.write_bytes(forged)
@@ -410,7 +410,7 @@ def test_invalidly_signed_different_file_is_not_equivocation(
 
 
 def test_the_same_file_again_is_not_equivocation(kit: Kit, recorded: Recorded, game_dir: Path) -> None:
-    game = referee.load(game_dir)
+    game = store.load(game_dir)
     for k in (0, 1, 5, len(recorded.raws) - 1):
         assert referee.equivocation_proof(game, movefile.parse(recorded.raws[k], "again"), "again") is None
 
@@ -557,7 +557,7 @@ def test_cli_verify_names_the_tampered_file_with_the_errors_code(kit: Kit, recor
         original = (game_dir / file_name(k)).read_bytes()
         (game_dir / file_name(k)).write_bytes(raw)
         with pytest.raises(PbemError) as info:
-            referee.load(game_dir)
+            store.load(game_dir)
         run = pbem("verify", str(game_dir))
         assert_clean_failure(run, type(info.value))
         assert str(game_dir / file_name(k)) in run.stderr
@@ -640,7 +640,7 @@ def test_invitation_carrying_broken_scenario_data_is_ruleset_problem(kit: Kit, r
     raw = kit.resign(body, recorded.host)
     folder = kit.lay_out(tmp_path / "g", [raw])
     with pytest.raises(RulesetProblem):
-        referee.load(folder)
+        store.load(folder)
 
 
 def test_invitation_whose_data_differs_from_its_pinned_hash_is_ruleset_problem(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
@@ -648,11 +648,11 @@ def test_invitation_whose_data_differs_from_its_pinned_hash_is_ruleset_problem(k
         raw = kit.changed(0, **{field: hashlib.sha256(b"other data").hexdigest()})
         folder = kit.lay_out(tmp_path / field, [raw])
         with pytest.raises(RulesetProblem, match=str(folder / file_name(0))):
-            referee.load(folder)
+            store.load(folder)
     for field, value in (("ruleset", "no-such-ruleset"), ("ruleset_version", "99")):
         folder = kit.lay_out(tmp_path / field, [kit.changed(0, **{field: value})])
         with pytest.raises(RulesetProblem):
-            referee.load(folder)
+            store.load(folder)
 
 
 def test_guest_using_the_hosts_key_is_key_problem(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import armor, chain, folder as folders, identity as ids, referee, session, statecache
+from pbem import armor, chain, folder as folders, identity as ids, referee, session, statecache, store
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -41,7 +41,7 @@ def middle(rec: Recorded) -> int:
 
 def load_error(folder: Path, error: type[Exception], place: int) -> str:
     with pytest.raises(error) as info:
-        referee.load(folder)
+        store.load(folder)
     assert type(info.value) is error
     assert str(folder / file_name(place)) in str(info.value), info.value
     return str(info.value)
@@ -70,11 +70,11 @@ def test_dropping_the_last_file_only_rewinds_the_game(kit: Kit, recorded: Record
     other side already holds no longer links."""
     n = len(recorded.raws)
     folder = kit.copy(tmp_path / "g", n - 2)
-    game = referee.load(folder)
+    game = store.load(folder)
     assert not game.finished() and game.next_seq == n - 2 and game.next_author == author_of(n - 2)
     kit.rejects(folder, recorded.raws[n - 1], BrokenChain)
     session.receive(folder, [(recorded.raws[n - 2], "resent")])
-    assert referee.load(folder).next_seq == n - 1
+    assert store.load(folder).next_seq == n - 1
 
 
 @pytest.mark.parametrize("where", ["accept", "first move", "middle", "second last"])
@@ -135,7 +135,7 @@ def test_stray_files_and_crash_leftovers_are_not_part_of_the_game(kit: Kit, reco
     (folder / "notes.txt").write_text("my plans")
     (folder / f"{file_name(k)}.orig").write_bytes(half)
     (folder / f"0{file_name(k)}").write_bytes(half)  # seven digits: not a game file name
-    assert referee.load(folder).next_seq == k
+    assert store.load(folder).next_seq == k
     result = session.receive(folder, [(recorded.raws[k], "incoming")])
     assert result.added == [folder / file_name(k)]
     assert (folder / file_name(k)).read_bytes() == recorded.raws[k]
@@ -147,12 +147,12 @@ def test_a_folder_that_is_a_file_or_absent(tmp_path: Path) -> None:
 
     (tmp_path / "file").write_bytes(b"x")
     with pytest.raises(FolderProblem):
-        referee.load(tmp_path / "file")
+        store.load(tmp_path / "file")
     with pytest.raises(MissingFile):
-        referee.load(tmp_path / "absent")
+        store.load(tmp_path / "absent")
     (tmp_path / "empty").mkdir()
     with pytest.raises(BrokenChain):
-        referee.load(tmp_path / "empty")
+        store.load(tmp_path / "empty")
 
 
 # ----- 8. receiving: idempotent, ordered, all or nothing ------------------------------------------
@@ -369,8 +369,8 @@ def test_private_keys_never_enter_a_game_folder(tmp_path: Path, pbem) -> None:
         pem = (out / "keys" / name / f"{name}.key").read_bytes()
         body = b"".join(line for line in pem.splitlines() if not line.startswith(b"-----"))
         secrets += [raw, raw.hex().encode(), base64.b64encode(raw), body]
-        game_id = referee.load(out / name).game_id
-        game = referee.load(out / name)
+        game_id = store.load(out / name).game_id
+        game = store.load(out / name)
         player = game.player(referee.my_role(game, me))
         secrets.append(chain.seed(raw, game_id, player.nonce).hex().encode())
     for name in ("alice", "bob"):
@@ -381,7 +381,7 @@ def test_private_keys_never_enter_a_game_folder(tmp_path: Path, pbem) -> None:
         for path in (p for p in (out / name).rglob("*") if p.is_file()):
             data = path.read_bytes()
             assert not any(secret in data for secret in secrets), path
-    assert referee.load(out / "alice").finished()
+    assert store.load(out / "alice").finished()
 
 
 @pytest.mark.parametrize(
@@ -477,8 +477,7 @@ def test_cli_with_a_corrupted_key_is_key_problem(kit: Kit, recorded: Recorded, t
 
 
 def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_path: Path) -> None:
-    """referee.load reads a long game's files with pbem.folder.read_game_files or read_unless_vouched: the
-    same bytes, and the same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
+    """store.load reads a long game's files with pbem.folder.read_game_files: the same bytes, and the same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
     from pbem import folder as folders
     from pbem.errors import MalformedFile, MissingFile
 
@@ -495,19 +494,15 @@ def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_pa
         folders.read_game_files([small, folder_named_like_a_file])
     with pytest.raises(MissingFile, match="000003.pbem: no such file"):
         folders.read_game_files([tmp_path / "000003.pbem"])
-    # referee.load (with the state cache) reads them with read_unless_vouched, and as text: the same
-    for spelled in (Path, str):
-        def unvouched(paths: list[Path], limit: int = folders.MAX_FILE_BYTES) -> list[bytes | None]:
-            return [raw for raw, _ in folders.read_unless_vouched([spelled(p) for p in paths], [None] * len(paths),
-                                                                  limit)]
-
-        assert unvouched([small, empty]) == [folders.read(small), folders.read(empty)]
-        with pytest.raises(MalformedFile, match="000000.pbem: more than 4999 bytes"):
-            unvouched([small], limit=4999)
-        with pytest.raises(MissingFile, match="000002.pbem: is a folder, not a file"):
-            unvouched([small, folder_named_like_a_file])
-        with pytest.raises(MissingFile, match="000003.pbem: no such file"):
-            unvouched([tmp_path / "000003.pbem"])
+    # store.load names them as text: the same
+    spelled = [str(small), str(empty)]
+    assert folders.read_game_files(spelled) == [folders.read(small), folders.read(empty)]
+    with pytest.raises(MalformedFile, match="000000.pbem: more than 4999 bytes"):
+        folders.read_game_files([str(small)], limit=4999)
+    with pytest.raises(MissingFile, match="000002.pbem: is a folder, not a file"):
+        folders.read_game_files([str(small), str(folder_named_like_a_file)])
+    with pytest.raises(MissingFile, match="000003.pbem: no such file"):
+        folders.read_game_files([str(tmp_path / "000003.pbem")])
 
 
 # ----- files beside the game (issue 22, items 5 and 6) --------------------------------------------
@@ -718,8 +713,7 @@ def _forge_with_a_matching_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     entry = statecache.read(folder)
     assert entry is not None
     forged = msgspec.structs.replace(
-        entry, files=entry.files[:FORGED] + (hashlib.sha256(bytes(data)).digest(),) + entry.files[FORGED + 1:],
-        seen=entry.seen[:FORGED] + ((0, 0, 0, 0, 0, 0),) + entry.seen[FORGED + 1:])
+        entry, files=entry.files[:FORGED] + (hashlib.sha256(bytes(data)).digest(),) + entry.files[FORGED + 1:])
     if how == "attackers mac":
         statecache.write(folder, forged)
         # the attack is real: to the pbem whose secret sealed it, the cache vouches for the forged file

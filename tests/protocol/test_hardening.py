@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from pbem import canonical, edwards, identity as ids, lock, movefile, referee, session
+from pbem import canonical, edwards, identity as ids, lock, movefile, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.errors import (
     BrokenChain,
@@ -189,7 +189,7 @@ def test_a_reused_game_id_cannot_frame_the_guest(kit: Kit, recorded: Recorded, g
     new_game = referee.replay([invite.raw], ["new invite"])
     acceptance = referee.make_accept(new_game, recorded.guest, "Bob", 16)
     assert acceptance.body.game == recorded.game_id and acceptance.body.seq == 1
-    old = referee.load(game_dir)
+    old = store.load(game_dir)
     proven, why = referee.equivocation(old, acceptance, "new file 1")
     assert not proven and "same history" in why
     against = tmp_path / "file1.pbem"
@@ -347,7 +347,7 @@ def test_a_game_file_replaced_by_an_endless_device_is_malformed(recorded: Record
     last.unlink()
     last.symlink_to("/dev/zero")
     with pytest.raises(MalformedFile, match="is a device, not a regular file"):  # refused before any read
-        referee.load(game_dir)
+        store.load(game_dir)
 
 
 # ----- hostile decisions ------------------------------------------------------------------
@@ -449,7 +449,7 @@ def test_any_other_exception_from_a_ruleset_is_a_named_ruleset_failure(recorded:
     crash = folder / file_name(len(raws))
     crash.write_bytes(_signed_move(game, me, [{"action": "crash"}]))
     with pytest.raises(RulesetFailure) as info:
-        referee.load(folder)
+        store.load(folder)
     message = str(info.value)
     assert str(crash) in message and "KeyError" in message and "bug in the ruleset" in message
     assert RulesetFailure.exit_code == 14 and isinstance(info.value, RulesetProblem)

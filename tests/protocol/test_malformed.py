@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from pbem import armor, canonical, movefile, referee
+from pbem import armor, canonical, movefile, store
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -46,7 +46,7 @@ def load_fails(folder: Path, k: int, raw: bytes) -> PbemError:
     path.write_bytes(raw)
     try:
         with pytest.raises(PbemError) as info:
-            referee.load(folder)
+            store.load(folder)
     finally:
         path.write_bytes(original)
     assert str(path) in str(info.value), info.value
@@ -68,7 +68,7 @@ def test_flipping_any_byte_of_any_file_is_caught_naming_that_file(recorded: Reco
     # Which check fires depends on the byte (a game id digit: WrongGame; a link: BrokenChain;
     # a key: KeyProblem ...), but it is always a protocol error about that file.
     assert type(error) in {MalformedFile, BadSignature, KeyProblem, WrongGame, BrokenChain, WrongTurn}, error
-    referee.load(game_dir)  # restored
+    store.load(game_dir)  # restored
 
 
 @FIXTURE_OK
@@ -179,7 +179,7 @@ def test_moderate_nesting_parses_and_brackets_in_strings_do_not_count(kit: Kit, 
     k = recorded.acks()[0]
     note = "[{" * 1900  # far more brackets than MAX_DEPTH, all inside a string
     folder = kit.lay_out(tmp_path / "note", recorded.raws[:k] + [kit.changed(k, note=note)])
-    assert referee.load(folder).files[k].body.note == note
+    assert store.load(folder).files[k].body.note == note
     from pbem.errors import IllegalDecision
 
     k = middle(recorded)
@@ -314,7 +314,7 @@ def test_equivalent_but_non_canonical_json_is_malformed_even_if_signed(
     body = dict(recorded.bodies[k], note="Naïve / \u001f \"quoted\" ünïcode, Νίκη")
     good = kit.resign(body, recorded.identity(author_of(k)))
     folder = kit.lay_out(tmp_path / "good", recorded.raws[:k] + [good])
-    referee.load(folder)  # the canonical form of that body is a valid file
+    store.load(folder)  # the canonical form of that body is a valid file
     raw = signed_variant(kit, recorded, k, _noncanonical(body)[variant])
     message = kit.attack(tmp_path, k, raw, MalformedFile)
     assert "canonical" in message or "JSON" in message
@@ -339,7 +339,7 @@ def test_hex_field_with_a_trailing_newline_is_malformed(kit: Kit, recorded: Reco
         raw = kit.changed(0, game=recorded.bodies[0]["game"] + "\n")
     bad = kit.lay_out(tmp_path / "bad", recorded.raws[:k] + [raw])
     with pytest.raises(MalformedFile):
-        referee.load(bad)
+        store.load(bad)
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import commitments, identity as ids, referee, session
+from pbem import commitments, identity as ids, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.cli_player import check_orders
 from pbem.demo import choose_orders
@@ -63,7 +63,7 @@ def _play(root: Path, name: str, scenario: str, most: int) -> Stops:
         session.start(folder, referee.make_invite(me["host"], "Alice", ruleset, scenario, info.sides[0], {}))
         session.accept(folder / "000000.pbem", folder, me["guest"], "Bob", 1000)
         for _ in range(most):
-            game = referee.load(folder)
+            game = store.load(folder)
             if game.finished() or KINDS[name] <= set(stops.folders):
                 break
             role = game.next_author

@@ -6,13 +6,13 @@ import hashlib
 import json
 from pathlib import Path
 
-from pbem import referee
+from pbem import store
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
 
 
 def test_war_galley_state_bytes_are_compact_json_in_member_order_and_hash_as_recorded() -> None:
-    game = referee.load(EXAMPLE)
+    game = store.load(EXAMPLE)
     assert len(game.resolutions) > 100
     for seq, resolution in game.resolutions.items():
         data = game.ruleset.state_bytes(resolution.state)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import referee
+from pbem import referee, store
 from tests.reports.games import play
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
@@ -21,13 +21,13 @@ def tauris(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     """The recorded Tauris game (examples/tauris-game), in a folder of its own."""
     folder = tmp_path_factory.mktemp("tauris") / "game"
     shutil.copytree(EXAMPLES / "tauris-game", folder)
-    return referee.load(folder)
+    return store.load(folder)
 
 
 @pytest.fixture(scope="session")
 def actium(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     """Actium through its deployment into turn 1: all 110 galleys on the two joined sheets."""
-    return referee.load(play(tmp_path_factory.mktemp("actium"), "war-galley", "actium", 8))
+    return store.load(play(tmp_path_factory.mktemp("actium"), "war-galley", "actium", 8))
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +39,7 @@ def modified(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     text = (BATTLES_DIR / "tauris.toml").read_text(encoding="utf-8")
     assert "difficulty = 2.0" in text
     (root / "tauris.toml").write_text(text.replace("difficulty = 2.0", "difficulty = 2.5", 1), encoding="utf-8")
-    return referee.load(play(root, "war-galley", str(root / "tauris.toml"), 6))
+    return store.load(play(root, "war-galley", str(root / "tauris.toml"), 6))
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +47,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> referee.Game:
     """Tauris between players who put HTML in a name and in every note."""
     folder = play(tmp_path_factory.mktemp("hostile"), "war-galley", "tauris", 8,
                   names=(HOSTILE_NAME, "Bob <i>the</i> Bold"), note=HOSTILE_NOTE)
-    return referee.load(folder)
+    return store.load(folder)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pbem import identity as ids, referee, session
+from pbem import identity as ids, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 
@@ -30,7 +30,7 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
     chooser = random.Random(seed)
     role = "host"
     while True:
-        game = referee.load(folders[role])
+        game = store.load(folders[role])
         if game.finished() or len(game.files) >= files:
             break
         view = referee.outlook(game, me[role])

@@ -108,10 +108,10 @@ def test_hostile_text_shows_as_text_in_every_page(hostile: Game, browser: Any, t
 
 
 def test_a_duel_report_loads(browser: Any, tmp_path: Path) -> None:
-    from pbem import referee
+    from pbem import store
     from tests.reports.conftest import EXAMPLES
 
-    game = referee.load(EXAMPLES / "duel-game")
+    game = store.load(EXAMPLES / "duel-game")
     path = report.write(tmp_path / "duel.html", report.render(game, report.turn_spans(game)[2]))
     visit = Visit(browser, path)
     assert visit.page.locator("figure.duellist").count() == 2 and visit.page.locator("li.event").count() > 0

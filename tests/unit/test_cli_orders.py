@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem import identity as ids
-from pbem import referee, session
+from pbem import referee, session, store
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 from tests.unit.test_cli_flow import fails, ok, pbem, snapshot
@@ -30,8 +30,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path
     session.receive(folders["host"], session.read_incoming(accepted))
     rng = random.Random(5)
     for _ in range(200):
-        role = referee.load(folders["host"]).next_author
-        played = referee.load(folders[role])
+        role = store.load(folders["host"]).next_author
+        played = store.load(folders[role])
         view = referee.outlook(played, me[role])
         if view.pending.kind == "activate" and view.pending.side == played.player(role).side and role == "guest":
             break
@@ -106,7 +106,7 @@ def test_the_draft_goes_back_through_move_as_it_stands(game, tmp_path: Path) -> 
     assert "wrote" in written and "(1 decision)" in written
     signed = sorted(folder.glob("*.pbem"))[-1]
     recorded = json.loads(signed.read_bytes().split(b"\n")[0])["decisions"]
-    game_ = referee.load(folder)
+    game_ = store.load(folder)
     assert [game_.ruleset.format_order(d) for d in recorded] == [option]
     signed.unlink()  # undo: the file was never sent
     assert snapshot(folder) == before

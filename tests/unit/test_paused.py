@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import referee
+from pbem import referee, store
 from pbem.dice import DiceStream, NoDiceYet, SealedDice
 from pbem.movefile import Move
 from pbem.paused import Paused
@@ -16,7 +16,7 @@ TAURIS = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
 
 @pytest.fixture(scope="module")
 def game() -> referee.Game:
-    return referee.load(TAURIS, use_cache=False)
+    return store.load(TAURIS, use_cache=False)
 
 
 def _rolling(game: referee.Game) -> list[tuple[int, object, object]]:

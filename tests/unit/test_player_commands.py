@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, referee
+from pbem import identity as ids, referee, store
 from pbem.cli import app
 from pbem.demo import choose_orders
 
@@ -77,7 +77,7 @@ def play_solo(game: Path, keys: Path, decisions: int, chooser: random.Random) ->
     for _ in range(decisions):
         status = run("status", str(game), "--keys", str(keys))
         assert "your decision" in status, status
-        g = referee.load(game)
+        g = store.load(game)
         me = next(i for i in ids.all_identities(keys) if i.public_b64 == g.player(g.next_author).key)
         view = referee.outlook(g, me)
         orders = choose_orders(g.ruleset, view.resolution.state, g.player(view.role).side, chooser)
@@ -88,7 +88,7 @@ def play_solo(game: Path, keys: Path, decisions: int, chooser: random.Random) ->
 def test_solo_one_person_plays_both_sides_in_one_folder(solo: tuple[Path, Path]) -> None:
     game, keys = solo
     outputs = play_solo(game, keys, 12, random.Random(3))
-    g = referee.load(game)
+    g = store.load(game)
     assert len(g.files) > 14
     assert any("solo: wrote" in out for out in outputs)  # the machine answered for the side with nothing to decide
     assert run("verify", str(game)).startswith("ok: game")
@@ -114,7 +114,7 @@ def test_status_json_matches_the_documented_shape(solo: tuple[Path, Path]) -> No
     play_solo(game, keys, 4, random.Random(5))
     real = json.loads(run("status", str(game), "--json", "--keys", str(keys)))
     same_shape(real, documented("status"))
-    assert real["files"] == len(referee.load(game).files)
+    assert real["files"] == len(store.load(game).files)
     assert real["you"]["your_turn"] and real["you"]["to_decide"] and real["turn"] >= 0
     stranger = json.loads(run("status", str(game), "--json", "--keys", str(game.parent / "nobody")))
     assert stranger["you"] is None
@@ -124,7 +124,7 @@ def test_check_validates_without_writing(solo: tuple[Path, Path]) -> None:
     game, keys = solo
     play_solo(game, keys, 3, random.Random(7))
     before = sorted(p.name for p in game.iterdir())
-    g = referee.load(game)
+    g = store.load(game)
     me = next(i for i in ids.all_identities(keys) if i.public_b64 == g.player(g.next_author).key)
     view = referee.outlook(g, me)
     orders = choose_orders(g.ruleset, view.resolution.state, g.player(view.role).side, random.Random(1))

@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import folder as folders, referee, statecache
+from pbem import folder as folders, referee, statecache, store
 from pbem.errors import FolderProblem, PbemError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -20,11 +20,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def fresh_process() -> None:
     """Forget what this process knows, as a new `pbem` process would."""
-    referee._loaded.clear()
-    referee._cache_on_disk.clear()
-    referee._to_save.clear()
-    referee._resolved.clear()
-    referee._checked.clear()
+    store._to_save.clear()
 
 
 def game_copy(tmp_path: Path, name: str, files: int | None = None) -> Path:
@@ -37,16 +33,16 @@ def game_copy(tmp_path: Path, name: str, files: int | None = None) -> Path:
 
 def replayed(folder: Path) -> referee.Game:
     fresh_process()
-    return referee.load(folder, use_cache=False)
+    return store.load(folder, use_cache=False)
 
 
 def cached_load(folder: Path) -> referee.Game:
     """Load once (writing the cache as a succeeding command does), then again from the cache alone."""
     fresh_process()
-    referee.load(folder)
-    referee.save_state_caches()
+    store.load(folder)
+    store.save_loaded()
     fresh_process()
-    return referee.load(folder)
+    return store.load(folder)
 
 
 def _counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -91,7 +87,7 @@ def test_a_cache_of_fewer_files_is_used_and_the_rest_checked(tmp_path: Path) -> 
     for path in folders.game_files(EXAMPLES / "tauris-game")[60:]:
         shutil.copyfile(path, folder / path.name)
     fresh_process()
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.tip is not None and game.tip[0] == 58  # the cache stood for files 0..59
     same_answer(game, replayed(folder))
 
@@ -105,7 +101,7 @@ def entry_of(folder: Path) -> statecache.Entry:
 def ignored(folder: Path) -> None:
     """The cache beside `folder` is not used, and loading gives replay's answer."""
     fresh_process()
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.tip is None, "the cache should have been ignored"
     same_answer(game, replayed(folder))
 
@@ -130,7 +126,7 @@ def test_a_cache_claiming_another_state_is_ignored(tmp_path: Path) -> None:
     cached_load(folder)
     entry = entry_of(folder)
     earlier = replayed(folder).resolutions[50].state
-    ruleset = referee.load(folder).ruleset
+    ruleset = store.load(folder).ruleset
     statecache.write(folder, msgspec.structs.replace(entry, state=ruleset.state_bytes(earlier)))
     ignored(folder)
 
@@ -165,7 +161,7 @@ def test_verify_never_reads_the_cache(tmp_path: Path) -> None:
     folder = game_copy(tmp_path, "tauris-game")
     cached_load(folder)
     fresh_process()
-    assert referee.load(folder, use_cache=False).tip is None
+    assert store.load(folder, use_cache=False).tip is None
 
 
 def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
@@ -246,7 +242,7 @@ def test_asking_which_files_are_resolved_replays_nothing() -> None:
         calls.append(1)
         return {seq: referee.Resolution(seq, [], []) for seq in range(1, 9)}
 
-    resolutions = referee.Resolutions({9: referee.Resolution(9, [], [])}, fill, range(1, 9))
+    resolutions = store.Resolutions({9: referee.Resolution(9, [], [])}, fill, range(1, 9))
     assert 5 in resolutions and 10 not in resolutions and 0 not in resolutions
     assert max(resolutions) == 9 and len(resolutions) == 9 and resolutions.get(10) is None
     assert calls == []
@@ -268,7 +264,7 @@ def test_the_latest_report_of_a_cached_game_needs_no_replay(tmp_path: Path, monk
     cached_load(folder)
     fresh_process()
     replays = _counting_replays(monkeypatch)
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.before_tip is not None
     cached_span = report.latest_span(game)
     assert report.render(game, cached_span) == expected
@@ -291,13 +287,13 @@ def test_a_cache_whose_earlier_state_is_not_the_signed_one_is_not_used_for_it(tm
     statecache.write(folder, msgspec.structs.replace(entry, previous=other))
     fresh_process()
     replays = _counting_replays(monkeypatch)
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.before_tip is None
     assert report.render(game, report.latest_span(game)) == expected
     assert replays == [60], replays
 
 
-# ----- what reading each file showed (pbem.folder.Seen): a command reads only what it needs ---------------
+# ----- every file read and hashed, few parsed: nothing trusted by a file's times, no waiting --------------
 
 
 def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -318,26 +314,38 @@ def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return reads
 
 
-@pytest.fixture
-def short_racy_window(monkeypatch: pytest.MonkeyPatch) -> float:
-    """A racy window of 0.3 s instead of 2 (the rule is the same): the seconds to wait for files to settle."""
-    monkeypatch.setattr(folders, "_RACY_NS", 300_000_000)
-    return 0.35
+def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many files are parsed from now on, checked (movefile.parse) or known (parse_known)."""
+    from pbem import gamefiles, movefile
+
+    parses: list[int] = []
+    parse, known = movefile.parse, movefile.parse_known
+
+    def parsed(raw: bytes, what: str) -> movefile.SignedFile:
+        parses.append(1)
+        return parse(raw, what)
+
+    def parsed_known(raw: bytes) -> movefile.SignedFile:
+        parses.append(1)
+        return known(raw)
+
+    monkeypatch.setattr(movefile, "parse", parsed)
+    monkeypatch.setattr(movefile, "parse_known", parsed_known)
+    monkeypatch.setattr(gamefiles.movefile, "parse_known", parsed_known)
+    return parses
 
 
-def settled_game(tmp_path: Path, name: str, wait: float, files: int | None = None) -> Path:
-    """A game copied, left to settle, loaded once so that its cache records every file settled."""
-    import time
-
+def cached_game(tmp_path: Path, name: str, files: int | None = None) -> Path:
+    """A game copied and loaded once, so that its cache covers every file (no waiting: nothing is trusted
+    by a file's times)."""
     folder = game_copy(tmp_path, name, files)
-    time.sleep(wait)
     cached_load(folder)
     return folder
 
 
 def status_like(folder: Path) -> referee.Game:
     """What `pbem status` asks of a loaded game."""
-    game = referee.load(folder)
+    game = store.load(folder)
     game.ruleset.describe(game.resolved_state)
     game.finished()
     game.last_time
@@ -350,7 +358,7 @@ def same_error(folder: Path) -> str:
     """Loading from the cache fails exactly as replay does (which it then is)."""
     fresh_process()
     with pytest.raises(PbemError) as truth:
-        referee.load(folder, use_cache=False)
+        store.load(folder, use_cache=False)
     fresh_process()
     with pytest.raises(PbemError) as cached:
         status_like(folder)
@@ -359,50 +367,37 @@ def same_error(folder: Path) -> str:
 
 
 @pytest.mark.parametrize("name", ["tauris-game", "duel-game"])
-def test_a_command_that_does_not_replay_reads_a_few_files_not_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  short_racy_window: float, name: str) -> None:
-    folder = settled_game(tmp_path, name, short_racy_window)
+def test_a_command_that_does_not_replay_reads_every_file_once_and_parses_a_few(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch,
+                                                                             name: str) -> None:
+    folder = cached_game(tmp_path, name)
+    count = len(folders.game_files(folder))
     fresh_process()
-    reads = counting_reads(monkeypatch)
+    reads, parses = counting_reads(monkeypatch), counting_parses(monkeypatch)
     game = status_like(folder)
-    assert game.tip is not None and len(reads) <= 4, reads  # the set-up files and the last two
+    assert game.tip is not None
+    assert sorted(reads) == sorted(path.name for path in folders.game_files(folder)) and len(reads) == count
+    assert len(parses) <= 4, parses  # the set-up files and the last two
     same_answer(game, replayed(folder))
 
 
-def test_files_too_recent_to_tell_are_read_again_until_they_settle(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cache written in the same clock tick as the files were (racily clean, as git says) vouches for
-    none of them; once they are old enough, a command that read them all records so, once."""
-    import time
-
-    folder = game_copy(tmp_path, "tauris-game")
-    count = len(folders.game_files(folder))
-    fresh_process()
-    referee.load(folder)  # at once (within the real window of 2 s): every record too close to its file's times
-    referee.save_state_caches()
-    fresh_process()
-    reads = counting_reads(monkeypatch)
-    assert status_like(folder).tip is not None
-    assert len(reads) >= count, "a racily clean file must be read and hashed again"
-    time.sleep(folders._RACY_NS / 1e9 + 0.1)
-    before = statecache.read(folder)
-    fresh_process()
-    reads.clear()
-    referee.load(folder)
-    referee.save_state_caches()  # they are settled now: the cache is written again, with that
-    assert len(reads) >= count and statecache.read(folder) != before
-    fresh_process()
-    reads.clear()
-    status_like(folder)
-    assert len(reads) <= 4, reads
+def test_a_file_changed_at_once_after_the_cache_was_written_is_noticed(tmp_path: Path) -> None:
+    """Within the same clock tick as the cache was written, same size, same inode: the file is read and
+    hashed like every other, so the answer is replay's (its error), with no wait for the times to settle."""
+    folder = cached_game(tmp_path, "tauris-game")
+    path = folders.game_files(folder)[40]
+    data = bytearray(path.read_bytes())
+    data[-10] = ord("A") if data[-10] != ord("A") else ord("B")  # a signature byte: still base64
+    with path.open("r+b") as handle:  # in place: the same inode
+        handle.write(bytes(data))
+    assert "000040.pbem" in same_error(folder)
 
 
 @pytest.mark.parametrize("keep_times", [False, True])
-def test_a_file_rewritten_in_place_with_the_same_size_is_noticed(tmp_path: Path, short_racy_window: float,
-                                                                 keep_times: bool) -> None:
-    """Same size, same inode, and (keep_times) even its old modification time put back: its change time
-    still shows the write, so it is read again, and the answer is replay's (here its error)."""
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_file_rewritten_in_place_with_the_same_size_is_noticed(tmp_path: Path, keep_times: bool) -> None:
+    """Same size, same inode, and (keep_times) even its old modification time put back: every file is read
+    and hashed, so the answer is replay's (here its error)."""
+    folder = cached_game(tmp_path, "tauris-game")
     path = folders.game_files(folder)[40]
     stat = path.stat()
     data = bytearray(path.read_bytes())
@@ -415,33 +410,30 @@ def test_a_file_rewritten_in_place_with_the_same_size_is_noticed(tmp_path: Path,
     assert "000040.pbem" in same_error(folder)
 
 
-def test_a_file_replaced_by_the_same_bytes_is_read_again_and_the_cache_stands(tmp_path: Path,
-                                                                                monkeypatch: pytest.MonkeyPatch,
-                                                                                short_racy_window: float) -> None:
-    import time
-
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_file_replaced_by_the_same_bytes_leaves_the_cache_standing(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = cached_game(tmp_path, "tauris-game")
     path = folders.game_files(folder)[40]
     copy = tmp_path / "copy"
     shutil.copyfile(path, copy)
     os.replace(copy, path)  # another inode, the same bytes
-    time.sleep(short_racy_window)
     fresh_process()
-    reads = counting_reads(monkeypatch)
+    replays = _counting_replays(monkeypatch)
     game = status_like(folder)
-    assert game.tip is not None and "000040.pbem" in reads
+    assert game.tip is not None and replays == []
+    monkeypatch.undo()
     same_answer(game, replayed(folder))
 
 
-def test_a_file_replaced_by_another_games_file_is_noticed(tmp_path: Path, short_racy_window: float) -> None:
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_file_replaced_by_another_games_file_is_noticed(tmp_path: Path) -> None:
+    folder = cached_game(tmp_path, "tauris-game")
     other = folders.game_files(EXAMPLES / "duel-game")[40]
     shutil.copyfile(other, folders.game_files(folder)[40])
     same_error(folder)
 
 
-def test_files_removed_or_added_are_noticed(tmp_path: Path, short_racy_window: float) -> None:
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window, 60)
+def test_files_removed_or_added_are_noticed(tmp_path: Path) -> None:
+    folder = cached_game(tmp_path, "tauris-game", 60)
     (folder / "000030.pbem").unlink()  # a gap
     assert "000030.pbem: missing" in same_error(folder)
     shutil.copyfile(EXAMPLES / "tauris-game" / "000030.pbem", folder / "000030.pbem")
@@ -452,44 +444,40 @@ def test_files_removed_or_added_are_noticed(tmp_path: Path, short_racy_window: f
     ignored(folder)
 
 
-def test_a_file_changed_while_a_command_runs_is_an_error_not_another_game(tmp_path: Path,
-                                                                          short_racy_window: float) -> None:
-    """A file the cache vouched for at load, read later for the command (history, say), must still be the
-    one vouched for: else a one-line error, not a game mixing two sets of files."""
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_file_changed_while_a_command_runs_does_not_mix_two_games(tmp_path: Path) -> None:
+    """The bytes a command read at load are the ones it goes on with: a file changed in the folder after
+    that does not slip into this command's game (its next load reads it, and answers as replay does)."""
+    folder = cached_game(tmp_path, "tauris-game")
     fresh_process()
-    game = referee.load(folder)
+    game = store.load(folder)
+    held = folders.read(folders.game_files(folder)[40])
     shutil.copyfile(EXAMPLES / "duel-game" / "000040.pbem", folder / "000040.pbem")
-    with pytest.raises(FolderProblem, match=r"000040\.pbem: changed while pbem was reading the game"):
-        game.files[40]
-    assert not statecache.path_of(folder).exists(), "the next command replays"
-    with pytest.raises(FolderProblem, match=r"000040\.pbem: changed while pbem was reading the game"):
-        game.resolutions[40]  # the replay of earlier files reads them too
+    assert game.files[40].raw == held
+    same_error(folder)
     shutil.copyfile(EXAMPLES / "tauris-game" / "000040.pbem", folder / "000040.pbem")
     fresh_process()
-    same_answer(referee.load(folder), replayed(folder))
+    same_answer(store.load(folder), replayed(folder))
 
 
-def test_a_second_load_in_one_process_notices_a_changed_file(tmp_path: Path, short_racy_window: float) -> None:
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_second_load_in_one_process_notices_a_changed_file(tmp_path: Path) -> None:
+    folder = cached_game(tmp_path, "tauris-game")
     fresh_process()
-    referee.load(folder)
+    store.load(folder)
     shutil.copyfile(EXAMPLES / "duel-game" / "000040.pbem", folder / "000040.pbem")
     with pytest.raises(PbemError) as truth:
-        referee.load(folder, use_cache=False)
+        store.load(folder, use_cache=False)
     with pytest.raises(PbemError) as again:
-        referee.load(folder)
+        store.load(folder)
     assert str(again.value) == str(truth.value)
 
 
-def test_a_cache_whose_records_do_not_fit_its_files_is_ignored(tmp_path: Path, short_racy_window: float) -> None:
-    folder = settled_game(tmp_path, "tauris-game", short_racy_window)
+def test_a_cache_whose_records_do_not_fit_its_files_is_ignored(tmp_path: Path) -> None:
+    folder = cached_game(tmp_path, "tauris-game")
     entry = entry_of(folder)
-    statecache.write(folder, msgspec.structs.replace(entry, seen=entry.seen[:-1]))
-    ignored(folder)
-    # records that vouch for the files but name the wrong digest for one: that file is not read at load,
-    # but it is the last one, which the cache must show signs its state: read, it differs
+    # the wrong digest for the last file it covers (whose signed state hash the cache's state must match)
     statecache.write(folder, msgspec.structs.replace(entry, files=entry.files[:-1] + (b"\0" * 32,)))
+    ignored(folder)
+    statecache.write(folder, msgspec.structs.replace(entry, resolved=entry.resolved - 1))
     ignored(folder)
 
 
@@ -512,10 +500,8 @@ def test_the_code_fingerprint_covers_every_source_file(tmp_path: Path) -> None:
 
 
 def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: Path) -> None:
-    """End to end, with files as old as a player's: status trusts the cache's records, and a file changed
-    in place after them (same size) still gives replay's one-line error and leaves the folder as it was."""
-    import time
-
+    """End to end: status resumes from the cache, and a file changed in place after it was written (same
+    size, at once) still gives replay's one-line error and leaves the folder as it was."""
     folder = game_copy(tmp_path, "tauris-game")
     env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
 
@@ -523,10 +509,9 @@ def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: P
         return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args, str(folder)],
                               capture_output=True, text=True, env=env, timeout=300)
 
-    time.sleep(folders._RACY_NS / 1e9 + 0.1)
     first = pbem("status")
     assert first.returncode == 0, first.stderr
-    assert pbem("status").stdout == first.stdout  # from the records: no file read but the few it needs
+    assert pbem("status").stdout == first.stdout  # from the cache
     path = folders.game_files(folder)[61]
     data = bytearray(path.read_bytes())
     data[-10] = ord("A") if data[-10] != ord("A") else ord("B")

@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from pbem import demo, identity as ids, referee, session
+from pbem import demo, identity as ids, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
 from pbem.movefile import file_name
@@ -32,13 +32,13 @@ def main(out: Path, files: int) -> None:
     sides = ruleset.sides(ruleset.builtin_scenario("tauris") or b"", ruleset.default_rules_data())
     invite = referee.make_invite(host, "Octavian", ruleset, "tauris", sides[0], {}, chain_length=CHAIN)
     write_atomic(game_folder / file_name(0), invite.raw)
-    game = referee.load(game_folder)
+    game = store.load(game_folder)
     accept = referee.make_accept(game, guest, "Antony", CHAIN)
     write_atomic(game_folder / file_name(1), accept.raw)
     chooser = random.Random(22)
     me = {"host": host, "guest": guest}
     while True:
-        game = referee.load(game_folder)
+        game = store.load(game_folder)
         if len(game.files) >= files or game.finished():
             break
         role = game.next_author

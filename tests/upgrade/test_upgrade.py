@@ -16,7 +16,7 @@ import pytest
 
 from engine.datafiles import scenarios_dir
 from engine.duel import ruleset as duel
-from pbem import demo, identity as ids, movefile, referee, session
+from pbem import demo, identity as ids, movefile, referee, session, store
 from pbem import ruleset as rulesets
 from pbem.errors import BadSignature, RulesChangeRefused, RulesetProblem
 from pbem.folder import write_atomic
@@ -43,7 +43,7 @@ def play_on(folder: Path, me: dict[str, Identity], seed: int, limit: int = 600) 
     """Both sides by the ruleset's demo player through session.move, as players would, to the end."""
     chooser = random.Random(seed)
     while True:
-        game = referee.load(folder)
+        game = store.load(folder)
         if game.finished() or len(game.files) >= limit:
             return game
         role = game.next_author
@@ -53,7 +53,7 @@ def play_on(folder: Path, me: dict[str, Identity], seed: int, limit: int = 600) 
         mine = not view.pending.finished and view.pending.side == player.side
         lines = demo.choose_orders(game.ruleset, view.resolution.state, player.side, chooser) if mine else []
         session.move(folder, me[role], lines, "", folder.parent / f"keys-{role}")
-        referee.save_state_caches()
+        store.save_loaded()
 
 
 # ----- a game made by commit fed0c88 of main, finished today ---------------------------------------------
@@ -155,7 +155,7 @@ def test_a_game_pinning_an_older_scenario_finishes(tmp_path: Path) -> None:
     folder = tmp_path / "game"
     folder.mkdir()
     write_atomic(folder / file_name(0), invite.raw)
-    write_atomic(folder / file_name(1), referee.make_accept(referee.load(folder), me["guest"], "Guest", CHAIN).raw)
+    write_atomic(folder / file_name(1), referee.make_accept(store.load(folder), me["guest"], "Guest", CHAIN).raw)
     game = play_on(folder, me, seed=3, limit=80)
     assert len(game.files) >= 40 or game.finished()
     assert pbem("verify", str(folder)).returncode == 0
@@ -181,7 +181,7 @@ def _duel_game(tmp_path: Path, version: str) -> tuple[Path, dict[str, Identity]]
                                  chain_length=64)
     assert invite.body.ruleset_version == version
     write_atomic(folder / file_name(0), invite.raw)
-    write_atomic(folder / file_name(1), referee.make_accept(referee.load(folder), me["guest"], "Bob", 64).raw)
+    write_atomic(folder / file_name(1), referee.make_accept(store.load(folder), me["guest"], "Bob", 64).raw)
     return folder, me
 
 
@@ -193,7 +193,7 @@ def _move(folder: Path, me: Identity, lines: list[str], **change: Any) -> movefi
 def _to_my_decision(folder: Path, me: dict[str, Identity]) -> str:
     """Acknowledge until a side must act; the role whose decision it is."""
     while True:
-        game = referee.load(folder)
+        game = store.load(folder)
         view = referee.outlook(game, me[game.next_author])
         if view.pending.side == game.player(game.next_author).side:
             return game.next_author
@@ -202,7 +202,7 @@ def _to_my_decision(folder: Path, me: dict[str, Identity]) -> str:
 
 def test_a_game_pinned_to_an_older_version_is_judged_by_it(tmp_path: Path) -> None:
     folder, me = _duel_game(tmp_path, "1")
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.ruleset.version == "1" and game.ruleset is not duel.RULESET
     assert duel.RULESET.version == "2" and duel.RULESET.versions == ("1", "2")
 
@@ -217,7 +217,7 @@ def test_a_version_this_installation_does_not_judge_is_refused_naming_both(tmp_p
 
 def _rest_heals(folder: Path, me: dict[str, Identity], role: str) -> int:
     """`role` rests (after taking a wound so that the rest shows); the hp it gained."""
-    game = referee.load(folder)
+    game = store.load(folder)
     state = referee.outlook(game, me[role]).resolution.state
     index = state.sides.index(game.player(role).side)
     wounded = msgspec.structs.replace(state, hp=tuple(1 if i == index else h for i, h in enumerate(state.hp)))
@@ -233,13 +233,13 @@ def test_a_rules_change_agreed_by_both_takes_effect_and_verify_names_both(tmp_pa
     role = _to_my_decision(folder, me)
     other = "guest" if role == "host" else "host"
     assert _rest_heals(folder, me, role) == 1  # version 1's rest
-    offer = referee.load(folder)
+    offer = store.load(folder)
     proposal = movefile.RulesProposal("2", hashlib.sha256(duel.RULESET.default_rules_data()).hexdigest(), "")
     proposing = _move(folder, me[role], ["strike"], propose_rules=proposal)
     assert proposing.body.propose_rules == proposal
     accepting = _move(folder, me[other], [], accept_rules=True)
     assert accepting.body.accept_rules == proposing.hash_hex
-    game = referee.load(folder, use_cache=False)
+    game = store.load(folder, use_cache=False)
     change = accepting.body.seq
     assert game.ruleset.version == "2"
     assert game.judged_by_text() == (f"files 0-{change - 1}: duel 1, rules data {proposal.rules_hash[:16]}; "
@@ -284,12 +284,12 @@ def test_a_proposal_the_other_refuses_changes_nothing(tmp_path: Path) -> None:
     proposal = movefile.RulesProposal("2", hashlib.sha256(duel.RULESET.default_rules_data()).hexdigest(), "")
     _move(folder, me[role], ["strike"], propose_rules=proposal)
     _move(folder, me[other], [])  # a plain move: the proposal lapses
-    game = referee.load(folder, use_cache=False)
+    game = store.load(folder, use_cache=False)
     assert game.ruleset.version == "1" and game.judged_by_text().startswith("files 0 on: duel 1")
     acting = _to_my_decision(folder, me)
     assert _rest_heals(folder, me, acting) == 1
     with pytest.raises(RulesChangeRefused, match="proposes none"):  # too late to accept it now
-        _move(folder, me[referee.load(folder).next_author], [], accept_rules=True)
+        _move(folder, me[store.load(folder).next_author], [], accept_rules=True)
 
 
 def test_one_player_alone_cannot_change_the_rules(tmp_path: Path) -> None:
@@ -300,23 +300,23 @@ def test_one_player_alone_cannot_change_the_rules(tmp_path: Path) -> None:
     other = "guest" if role == "host" else "host"
     proposal = movefile.RulesProposal("2", hashlib.sha256(duel.RULESET.default_rules_data()).hexdigest(), "")
     proposing = _move(folder, me[role], ["strike"], propose_rules=proposal)
-    game = referee.load(folder)
+    game = store.load(folder)
     # the opponent's honest acknowledgement, then the proposer tries to accept his own proposal two files on
     _move(folder, me[other], [])
-    game = referee.load(folder)
+    game = store.load(folder)
     with pytest.raises(RulesChangeRefused):
         referee.make_move(game, me[role], [], accept_rules=True)
     # an acceptance signed by the proposer's key in the opponent's place is refused for its signature
     (folder / file_name(game.next_seq - 1)).unlink()
-    game = referee.load(folder)
+    game = store.load(folder)
     honest = referee.make_move(game, me[other], [], accept_rules=True)
     forged = movefile.sign(honest.body, me[role])
     with pytest.raises(BadSignature):
-        referee.admit(referee.load(folder).copy(), movefile.parse(forged.raw, "forged"), "forged")
+        referee.admit(store.load(folder).copy(), movefile.parse(forged.raw, "forged"), "forged")
     # and an acceptance naming another file than the proposal
     wrong = movefile.sign(msgspec.structs.replace(honest.body, accept_rules="0" * 64), me[other])
     with pytest.raises(RulesChangeRefused, match="another file"):
-        referee.admit(referee.load(folder).copy(), movefile.parse(wrong.raw, "wrong"), "wrong")
+        referee.admit(store.load(folder).copy(), movefile.parse(wrong.raw, "wrong"), "wrong")
     assert proposing.body.propose_rules == proposal
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.fleets.events import Fought, PipsRolled, WindRolled
-from pbem import referee, report
+from pbem import report, store
 from pbem.referee import Game
 
 from tests.reports.games import play
@@ -37,7 +37,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def salamis(folder: Path) -> Game:
-    game = referee.load(folder)
+    game = store.load(folder)
     assert game.finished()
     return game
 
