@@ -454,9 +454,7 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     collector.settle()
     if helptext.asks_for_list(sys.argv[1:]):  # `pbem` alone too: the list, not a usage error
-        text = cli_start.list_text(app, os.path.basename(sys.argv[0]))
-        sys.stdout.write(text)
-        helptext.keep(text)  # the next `pbem --help` prints it without typer (pbem.entry)
+        sys.stdout.write(cli_start.list_text(app, os.path.basename(sys.argv[0])))
         sys.exit(0)
     try:
         result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
