@@ -45,11 +45,16 @@ def shipped() -> str | None:
 
 def write() -> None:
     """Write pbem/help.txt: typer's list of commands at 80 columns (`python -m pbem.helptext`)."""
-    from pbem import cli, cli_start
+    import typer.main
+
+    from pbem import cli
 
     os.environ["COLUMNS"] = str(WIDTH)
+    group = typer.main.get_group(cli.app)
+    with group.context_class(group, info_name=PROG) as ctx:  # what its --help option prints
+        text = ctx.get_help() + "\n"
     with open(HELP_FILE, "w", encoding="utf-8") as handle:
-        handle.write(cli_start.list_text(cli.app, PROG))
+        handle.write(text)
     print(f"wrote {HELP_FILE}")
 
 
