@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-import typer.main
 
-from pbem import armor as armoring, chain, cli_report, collector, helptext, identity as ids, movefile
+from pbem import armor as armoring, chain, cli_report, cli_start, collector, helptext, identity as ids, movefile
 from pbem import provenance, referee, ruleset as rulesets, session, textsafe
 from pbem.errors import PbemError, UsageError
 
@@ -454,9 +453,11 @@ def _click_exception() -> type[Exception]:
 def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     collector.settle()
-    args = ["--help"] if helptext.asks_for_list(sys.argv[1:]) else sys.argv[1:]  # `pbem` alone: the list, not a usage error
+    if helptext.asks_for_list(sys.argv[1:]):  # `pbem` alone too: the list, not a usage error
+        sys.stdout.write(cli_start.list_text(app, os.path.basename(sys.argv[0])))
+        sys.exit(0)
     try:
-        result = typer.main.get_group(app)(args, standalone_mode=False)
+        result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
         referee.save_state_caches()  # only now: a failed command leaves the game folder as it was
     except PbemError as exc:
         typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)

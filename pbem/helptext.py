@@ -45,16 +45,11 @@ def shipped() -> str | None:
 
 def write() -> None:
     """Write pbem/help.txt: typer's list of commands at 80 columns (`python -m pbem.helptext`)."""
-    import typer.main
-
-    from pbem import cli
+    from pbem import cli, cli_start
 
     os.environ["COLUMNS"] = str(WIDTH)
-    group = typer.main.get_group(cli.app)
-    with group.context_class(group, info_name=PROG) as ctx:  # what its --help option prints
-        text = ctx.get_help() + "\n"
     with open(HELP_FILE, "w", encoding="utf-8") as handle:
-        handle.write(text)
+        handle.write(cli_start.list_text(cli.app, PROG))
     print(f"wrote {HELP_FILE}")
 
 

@@ -62,8 +62,6 @@ def test_a_narrow_terminal_gets_typers_narrower_text() -> None:
     narrow = run("--help", columns=60)
     assert narrow.returncode == 0 and narrow.stdout == whole_app_help(60)
     assert narrow.stdout != run("--help", columns=80).stdout
-    alone = run(columns=60)
-    assert alone.returncode == 0 and alone.stdout == narrow.stdout
 
 
 def test_another_program_name_is_typers_usage_line() -> None:
