@@ -1,14 +1,12 @@
-"""The user's cache folder ($XDG_CACHE_HOME/pbem, else ~/.cache/pbem), used only while nobody else could write it.
+"""Entries kept in the user's cache folder, read only while nobody else could have written them.
 
-pbem.report keeps jinja2's compiled templates in its `templates` folder, used
-only while `private` says this user alone can write it. `store` and `load`
-keep an entry as its payload behind the SHA-256 of the payload (64 hex
-digits), read only from a folder (700) and a file (600) that this user owns
-and nobody else can write, each opened without following a link and checked
-as opened (fstat), and read up to MAX_BYTES; anything else (missing, damaged,
-cut short, shared) reads as None, and a failed write is ignored. No module
-keeps an entry today: the decoded rules data, the plug-in list and the help
-text that did are gone (issue 23). Only the standard library's os and hashlib.
+The installed plug-ins (pbem.plugins) keep what they computed in their own folder under $XDG_CACHE_HOME/pbem (else
+~/.cache/pbem). An entry is its payload behind the SHA-256 of the payload (64 hex digits), and is
+read only from a folder (700) and a file (600) that this user owns and nobody else can write,
+each opened without following a link and checked as opened (fstat), and read up to MAX_BYTES:
+what it holds can choose code to load (the plug-in list names modules to import). Anything else (missing, damaged, cut short, shared) reads
+as None, and a failed write is ignored: a cache never changes an answer, losing it only costs
+time. Only the standard library's os and hashlib.
 """
 
 from __future__ import annotations
