@@ -1,15 +1,15 @@
 """`pbem --help` printed from pbem/help.txt, shipped with the code, without importing typer.
 
 Printing the list of commands through typer costs typer's import and the
-command line's modules (the referee, the session, ...): 120 ms of CPU against
-20 ms for `python -c pass`, six times the interpreter's start where the
-target is three (issue 16). The text only changes when a command's
+command line's modules (the referee, the session, ...): 77 ms of CPU against
+20 ms for `python -c pass`, 3.9x the interpreter's start where the target is
+3x (issue 16). The text only changes when a command's
 registration does, so it ships as data: pbem/help.txt is typer's own help of
 the app at 80 columns. click wraps help to min(terminal width, 80) - 2, so
 every terminal at least 80 columns wide (and any output that is not a
 terminal) gets that same text; a narrower one, or a program named otherwise
-than `pbem`, goes through typer. From the file: 24 ms, 1.2x `python -c pass`
-(issue 23, CPU medians of 21 paired runs).
+than `pbem`, goes through typer. From the file: 21 ms, 1.13x `python -c pass`
+(issue 23, CPU medians of 21 paired runs, bytecode compiled).
 
 tests/unit/test_helptext.py checks the file is what typer prints;
 `python -m pbem.helptext` writes it afresh after a command's help changed.
