@@ -41,6 +41,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert any(n.startswith("scenarios/war_galley/pinned/rules/") and n.endswith(".json") for n in names), names
     assert any(n.startswith("scenarios/fleets/pinned/rules/") for n in names), names
     assert any(n.startswith("templates/") for n in names)
+    assert "pbem/help.txt" in names  # `pbem --help` without typer (pbem.helptext)
     assert not any(n.startswith("tests/") for n in names)
     return wheel
 
@@ -54,6 +55,8 @@ def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     pbem = str(venv / "bin" / "pbem")
+    helped = _run([pbem, "--help"], elsewhere)
+    assert helped.returncode == 0 and helped.stdout == (ROOT / "pbem" / "help.txt").read_text(encoding="utf-8")
     listed = _run([pbem, "scenarios"], elsewhere)
     assert listed.returncode == 0 and "tauris" in listed.stdout, listed.stderr
     demo = _run([pbem, "demo", "--out", "game"], elsewhere)
