@@ -1,13 +1,12 @@
 """Entries kept in the user's cache folder, read only while nobody else could have written them.
 
-The installed plug-ins (pbem.plugins) and the help text (pbem.helptext) each keep what they computed in their own folder under $XDG_CACHE_HOME/pbem (else
+The installed plug-ins (pbem.plugins) keep what they computed in their own folder under $XDG_CACHE_HOME/pbem (else
 ~/.cache/pbem). An entry is its payload behind the SHA-256 of the payload (64 hex digits), and is
 read only from a folder (700) and a file (600) that this user owns and nobody else can write,
 each opened without following a link and checked as opened (fstat), and read up to MAX_BYTES:
 what it holds can choose code to load (the plug-in list names modules to import). Anything else (missing, damaged, cut short, shared) reads
 as None, and a failed write is ignored: a cache never changes an answer, losing it only costs
-time. Only the standard library's os and hashlib: `pbem --help` reads an entry before anything
-else is imported.
+time. Only the standard library's os and hashlib.
 """
 
 from __future__ import annotations

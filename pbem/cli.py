@@ -16,20 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pbem import chain, cli_report, cli_start, collector, helptext, textsafe
+from pbem import armor as armoring, chain, cli_report, cli_start, collector, helptext, identity as ids, movefile
+from pbem import provenance, referee, ruleset as rulesets, session, store, textsafe
 from pbem.errors import PbemError, UsageError
-from pbem.lazy import lazy, loaded
 
-# Loaded when a command first uses them: `pbem --help` needs none of them.
-armoring = lazy("pbem.armor")
-ids = lazy("pbem.identity")
-movefile = lazy("pbem.movefile")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-session = lazy("pbem.session")
-rulesets = lazy("pbem.ruleset")
-provenance = lazy("pbem.provenance")
-intake = lazy("pbem.intake")
 if TYPE_CHECKING:
     from pbem.movefile import Player
 
@@ -145,6 +135,8 @@ def _read(path: Path) -> bytes:
 
 def _stdin() -> bytes:
     """Standard input up to the bound of a mail message (pbem.intake: mail may be piped in)."""
+    from pbem import intake  # mail parsing (email): 8 ms that only a piped `receive` needs
+
     return intake.read_bounded(None, intake.MAX_MESSAGE_BYTES, sys.stdin.buffer)
 
 
@@ -406,7 +398,7 @@ def verify(
     """Replay a game from its first file, re-checking every signature, link, reveal, die and state."""
     # An archive made by `pbem archive`: the game from it alone. A folder is never one (and asking
     # would import the archive and report code, jinja2 with it, for nothing).
-    if path.is_file() and cli_report.archives.is_archive(path):
+    if path.is_file() and cli_report.is_archive(path):
         return cli_report.verify_archive(path, out)
     game = store.load(path, use_cache=False)  # replay is the truth: never the state cache
     if against is not None:
@@ -462,14 +454,11 @@ def main() -> None:
     """Run the CLI: one-line errors, documented exit codes, no tracebacks."""
     collector.settle()
     if helptext.asks_for_list(sys.argv[1:]):  # `pbem` alone too: the list, not a usage error
-        text = cli_start.list_text(app, os.path.basename(sys.argv[0]))
-        sys.stdout.write(text)
-        helptext.keep(text)  # the next `pbem --help` prints it without typer (pbem.entry)
+        sys.stdout.write(cli_start.list_text(app, os.path.basename(sys.argv[0])))
         sys.exit(0)
     try:
         result = cli_start.command_for(app, sys.argv[1:])(standalone_mode=False)  # only what this run uses
-        if loaded(store):  # only now: a failed command leaves the game folder as it was
-            store.save_loaded()
+        store.save_loaded()  # only now: a failed command leaves the game folder as it was
     except PbemError as exc:
         typer.echo(f"pbem: error: {textsafe.visible(str(exc))}", err=True)
         sys.exit(exc.exit_code)

@@ -8,22 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Callable, Optional
 
 import typer
 
-from pbem.lazy import lazy
-
-# Loaded when a command first uses them, so `pbem --help` stays cheap.
-folder_files = lazy("pbem.folder")
-ids = lazy("pbem.identity")
-mailconfig = lazy("pbem.mailconfig")
-mailer = lazy("pbem.mailer")
-movefile = lazy("pbem.movefile")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-session = lazy("pbem.session")
-watch = lazy("pbem.watch")
+from pbem import folder as folder_files, identity as ids, movefile, referee, session, store
 from pbem.errors import MailProblem, PbemError, UsageError
 
+# pbem.mailer, pbem.mailconfig and pbem.watch (smtplib, imapclient, email) cost about 35 ms of
+# imports: the mail commands import them, so every other command goes without.
 if TYPE_CHECKING:
-    from pbem import mailer as mailer_types
+    from pbem import mailconfig, mailer
 
 ConfigOption = Annotated[
     Optional[Path],
@@ -33,7 +24,7 @@ KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (
 KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", help="Name of your key.")]
 
 
-def report_for(folder: Path, seq: int) -> mailer_types.Attachment | None:
+def report_for(folder: Path, seq: int) -> mailer.Attachment | None:
     """The report of what file `seq` resolved (the outcome of file seq-1), if `pbem report` wrote one.
 
     Reports live in GAME/report/ as file-NNNNNN.html, named by the file whose
@@ -42,6 +33,8 @@ def report_for(folder: Path, seq: int) -> mailer_types.Attachment | None:
     planted as a link to a private file would mail it, and a name checked
     first and read later could be swapped in between.
     """
+    from pbem import mailer
+
     if seq < 3:
         return None
     name = f"file-{seq - 1:06d}.html"
@@ -60,6 +53,8 @@ def send_file(
     config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None
 ) -> str:
     """Mail file `seq` of the game in `folder` to the opponent; returns the address."""
+    from pbem import mailer
+
     if config.smtp is None:
         raise MailProblem(f"{config.path}: no [smtp] settings; pbem cannot send mail")
     game = store.load(folder)
@@ -93,6 +88,8 @@ def register(app: typer.Typer) -> None:
         keys: KeysOption = None,
     ) -> None:
         """Mail your latest file to your opponent: armored in the body, attached, the turn in the subject."""
+        from pbem import mailconfig, mailer
+
         settings = mailconfig.load(config)
         state = mailconfig.MailState(mailconfig.state_path(settings.path))
         game = store.load(folder)
@@ -110,6 +107,8 @@ def register(app: typer.Typer) -> None:
         say(f"sent {movefile.file_name(seq)}{again} to {address}: {mailer.summary(game, seq)}")
 
     def one_round(folders: list[Path], config: Path | None, keys: Path | None, key: str | None) -> int:
+        from pbem import mailconfig, watch
+
         settings = mailconfig.load(config)
         state = mailconfig.MailState(mailconfig.state_path(settings.path))
         chosen = list(folders) or list(settings.games)

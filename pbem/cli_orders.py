@@ -13,14 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from pbem import textsafe
-from pbem.lazy import lazy
-
-# Loaded when a command first uses them, so `pbem --help` stays cheap.
-ids = lazy("pbem.identity")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-session = lazy("pbem.session")
+from pbem import identity as ids, referee, session, store, textsafe
 from pbem.errors import PbemError, UsageError
 
 FolderArg = Annotated[Path, typer.Argument(help="The game folder.")]

@@ -14,17 +14,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from pbem.lazy import lazy
-
-# Loaded when a command first uses them, so `pbem --help` stays cheap.
-commitments = lazy("pbem.commitments")
-folders = lazy("pbem.folder")
-ids = lazy("pbem.identity")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-session = lazy("pbem.session")
-dice = lazy("pbem.dice")
-movefiles = lazy("pbem.movefile")
+from pbem import commitments, dice, folder as folders, identity as ids, movefile as movefiles, referee, session, store
 from pbem.errors import PbemError
 
 KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]

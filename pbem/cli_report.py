@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 
-from pbem.lazy import lazy
-
-# Loaded when a command first uses them, so `pbem --help` stays cheap.
-archives = lazy("pbem.archive")
-ids = lazy("pbem.identity")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-report = lazy("pbem.report")
-session = lazy("pbem.session")
+from pbem import identity as ids, referee, session, store
 from pbem.errors import PbemError, UsageError
+
+# pbem.report and pbem.archive (jinja2, the report views) cost about 40 ms of imports: each
+# function that writes or reads a report imports them, so every other command goes without.
+if TYPE_CHECKING:
+    from pbem import report
 
 REPORT_FOLDER = "report"
 
@@ -40,6 +37,8 @@ def report_command(
     preview: Annotated[bool, typer.Option("--preview", help="Report the last file's outcome with your own next reveal (your turn only).")] = False,
 ) -> None:
     """Write an HTML turn report: the map, what happened with every die explained, the record sheets."""
+    from pbem import report
+
     if file is not None and turn is not None:
         raise UsageError("give --file or --turn, not both")
     game = store.load(folder)
@@ -74,6 +73,8 @@ def archive_command(
     index: Annotated[Optional[Path], typer.Option("--index", help="Write FOLDER/index.html listing the archives in it.")] = None,
 ) -> None:
     """Write the whole game as one HTML file with its signed files inside (check it: pbem verify FILE.html)."""
+    from pbem import archive as archives
+
     if index is not None:
         if folder is not None or out is not None:
             raise UsageError("--index FOLDER takes no game folder and no --out")
@@ -87,8 +88,17 @@ def archive_command(
     typer.echo(f"wrote {out}: {len(game.files)} files; check it with: pbem verify {out}")
 
 
+def is_archive(path: Path) -> bool:
+    """Whether the file is an archive made by `pbem archive` (pbem verify FILE.html)."""
+    from pbem import archive as archives
+
+    return archives.is_archive(path)
+
+
 def verify_archive(path: Path, say: Callable[[str], None]) -> None:
     """`pbem verify FILE.html`: the game from the archive alone, then its pages."""
+    from pbem import archive as archives
+
     game, pages = archives.verify(path)
     host, guest = game.setup.host, game.guest
     players = f"{host.name} ({host.side}) v {guest.name} ({guest.side})" if guest else f"{host.name} ({host.side})"
@@ -99,6 +109,8 @@ def verify_archive(path: Path, say: Callable[[str], None]) -> None:
 
 def _preview(game: referee.Game, keys: Path, key: str | None) -> report.Span | None:
     """The last file's outcome as its next author sees it, if one of these keys is that author."""
+    from pbem import report
+
     if game.finished() or game.next_seq < 3:
         return None
     try:
@@ -119,6 +131,8 @@ def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callabl
     extending `known`, the game as loaded before, if the caller has one: store.load).
     A report that cannot be written is a warning: the game files are already safe.
     """
+    from pbem import report
+
     try:
         game = game if game is not None else store.load(folder, known=known)
         written = []

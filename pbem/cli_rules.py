@@ -13,15 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from pbem import textsafe
+from pbem import identity as ids, referee, ruleschange, session, store, textsafe
 from pbem.errors import UsageError
-from pbem.lazy import lazy
-
-ids = lazy("pbem.identity")
-referee = lazy("pbem.referee")
-store = lazy("pbem.store")
-session = lazy("pbem.session")
-ruleschange = lazy("pbem.ruleschange")
 
 KeysOption = Annotated[
     Optional[Path],

@@ -10,6 +10,11 @@ stands there as its name and help on a function without parameters. Both are
 typer's own objects, built by typer from the same registrations: help, usage
 errors and exit codes are what the whole app gives (tests/unit/test_cli_start.py
 compares them).
+
+What it buys (issue 23, CPU): building the whole app takes 15.9-16.4 ms, the
+status command alone 0.5 ms; pbem status examples/tauris-game is 1.11x slower
+without it (31 paired runs), 7.3x `python -c pass` where the target is 6x.
+`pbem --help` does not use it (pbem/help.txt); `pbem` on a narrow terminal does.
 """
 
 from __future__ import annotations

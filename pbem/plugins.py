@@ -15,6 +15,12 @@ racily-clean rule). Anything else asks importlib.metadata, as does a process
 whose importers could find distributions elsewhere (a finder other than the
 standard path finder, a zip or egg on the path): the cache never changes an
 answer, deleting it only costs time. It knows no plug-in by name.
+
+What it buys (issue 23, CPU): in a process that has imported what `pbem status`
+imports, importlib.metadata costs 8.3-9.0 ms to import (email.message, socket)
+and 2.0-2.3 ms to scan 33 distributions, the cache 0.8-1.0 ms. Whole process,
+pbem status examples/tauris-game is 1.09x slower without it (31 paired runs),
+which takes it from 5.99x `python -c pass` past the 6x target.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ def register(ruleset: Ruleset) -> None:
 
 
 def entry_points(group: str) -> Any:
-    """The installed plug-ins of `group` (pbem.plugins: importlib.metadata only when they may have changed)."""
+    """The installed plug-ins of `group` (pbem.plugins: importlib.metadata, ~10 ms, only when they may have changed)."""
     from pbem.plugins import entry_points as installed
 
     return installed(group)

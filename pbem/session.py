@@ -25,9 +25,6 @@ from pbem.errors import (
 from pbem.identity import Identity
 from pbem.movefile import SignedFile, file_name
 from pbem.referee import Game
-from pbem.lazy import lazy
-
-intake = lazy("pbem.intake")  # mail parsing (email, mailbox): only `receive` reads files from outside
 
 
 def when(timestamp: int) -> str:
@@ -77,6 +74,8 @@ def my_roles(game: Game, keys: Path, key: str | None) -> set[str]:
 
 def read_incoming(path: Path | None, text: bytes | None = None) -> list[tuple[bytes, str]]:
     """The game files in a file, message, mailbox or text (pbem.intake decides its form once)."""
+    from pbem import intake  # mail parsing (email, mailbox): 8 ms that only `receive` and `verify --against` need
+
     return intake.incoming(path, text)
 
 

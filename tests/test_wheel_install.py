@@ -45,6 +45,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Dice Duel is a ruleset like the others: its package, its data and templates travel in the wheel
     assert {"engine/duel/ruleset.py", "scenarios/duel/rules.json", "templates/duel/board.html.j2"} <= set(names), names
     assert not any(n.startswith("pbem/duel") for n in names)
+    assert "pbem/help.txt" in names  # `pbem --help` without typer (pbem.helptext)
     assert not any(n.startswith("tests/") for n in names)
     return wheel
 
@@ -58,6 +59,8 @@ def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     pbem = str(venv / "bin" / "pbem")
+    helped = _run([pbem, "--help"], elsewhere)
+    assert helped.returncode == 0 and helped.stdout == (ROOT / "pbem" / "help.txt").read_text(encoding="utf-8")
     listed = _run([pbem, "scenarios"], elsewhere)
     assert listed.returncode == 0 and "tauris" in listed.stdout, listed.stderr
     duel = _run([pbem, "scenarios", "--ruleset", "duel"], elsewhere)  # engine/duel/ and scenarios/duel/ installed

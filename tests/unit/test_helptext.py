@@ -1,5 +1,5 @@
-"""pbem.helptext / pbem.entry: `pbem --help` from the kept text is exactly what typer prints, and a kept
-text that is damaged, foreign, for another terminal or not private is never printed."""
+"""pbem.helptext / pbem.entry: `pbem --help` from pbem/help.txt is exactly what typer prints, on every
+terminal it is printed on, and typer answers wherever it would print something else."""
 
 from __future__ import annotations
 
@@ -13,87 +13,64 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from engine import usercache
+from pbem import helptext
 from pbem.cli import app
 
 
-def whole_app_help(columns: int) -> str:
-    """What typer's whole app prints for `pbem --help` at that terminal width."""
+def whole_app_help(columns: int, *args: str) -> str:
+    """What typer's whole app prints for `pbem ARGS` (default --help) at that terminal width."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out), pytest.MonkeyPatch.context() as patch:
         patch.setenv("COLUMNS", str(columns))
         with contextlib.suppress(SystemExit):
-            typer.main.get_group(app).main(args=["--help"], prog_name="pbem", standalone_mode=False)
+            typer.main.get_group(app).main(args=list(args) or ["--help"], prog_name="pbem", standalone_mode=False)
     return out.getvalue()
 
 
-def run(cache: Path, *args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    """The console script's own entry, as `pbem ARGS` runs it, with its own cache folder."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "COLUMNS": str(columns)}
-    code = "import sys; sys.argv[0] = 'pbem'; from pbem.entry import main; main()"
+def run(*args: str, columns: int = 80, prog: str = "pbem") -> subprocess.CompletedProcess[str]:
+    """The console script's own entry, as `pbem ARGS` runs it."""
+    env = {**os.environ, "COLUMNS": str(columns)}
+    code = f"import sys; sys.argv[0] = {prog!r}; from pbem.entry import main; main()"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
-def kept_files(cache: Path) -> list[Path]:
-    folder = cache / "pbem" / "help"
-    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.exists() else []
+def test_the_shipped_text_is_typers_own() -> None:
+    shipped = Path(helptext.HELP_FILE).read_text(encoding="utf-8")
+    assert shipped == whole_app_help(80), "a command's help changed: run python -m pbem.helptext"
+    assert shipped == whole_app_help(200)  # click wraps to at most 80 columns, so every wider terminal gets it
 
 
-def test_first_and_kept_help_are_typers_own(tmp_path: Path) -> None:
-    first = run(tmp_path, "--help")
-    assert first.returncode == 0 and first.stderr == ""
-    assert first.stdout == whole_app_help(80)
-    [kept] = kept_files(tmp_path)
-    assert kept.stat().st_mode & 0o777 == 0o600 and (kept.parent.stat().st_mode & 0o777) == 0o700
-    again = run(tmp_path, "--help")
-    assert again.returncode == 0 and again.stdout == first.stdout
+@pytest.mark.parametrize("columns", [80, 132])
+def test_pbem_help_prints_the_shipped_text_without_typer(columns: int) -> None:
+    code = (
+        "import sys; sys.argv = ['pbem', '--help']; from pbem import helptext; "
+        "text = helptext.shipped(); print(text is not None, 'typer' in sys.modules, 'pbem.cli' in sys.modules)"
+    )
+    env = {**os.environ, "COLUMNS": str(columns)}
+    checked = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert checked.stdout.split() == ["True", "False", "False"]
+    printed = run("--help", columns=columns)
+    assert printed.returncode == 0 and printed.stderr == "" and printed.stdout == whole_app_help(columns)
 
 
-def test_pbem_alone_prints_the_list_not_a_usage_error(tmp_path: Path) -> None:
-    alone = run(tmp_path)
-    assert alone.returncode == 0 and alone.stderr == ""
-    assert alone.stdout == whole_app_help(80)
-    assert run(tmp_path).stdout == alone.stdout  # and from the kept text
+def test_pbem_alone_prints_the_list_not_a_usage_error() -> None:
+    alone = run()
+    assert alone.returncode == 0 and alone.stderr == "" and alone.stdout == whole_app_help(80)
 
 
-def test_another_width_is_another_text(tmp_path: Path) -> None:
-    wide = run(tmp_path, "--help", columns=80).stdout
-    narrow = run(tmp_path, "--help", columns=60).stdout
-    assert narrow == whole_app_help(60) and narrow != wide
-    assert len(kept_files(tmp_path)) == 2
-    assert run(tmp_path, "--help", columns=60).stdout == narrow
+def test_a_narrow_terminal_gets_typers_narrower_text() -> None:
+    narrow = run("--help", columns=60)
+    assert narrow.returncode == 0 and narrow.stdout == whole_app_help(60)
+    assert narrow.stdout != run("--help", columns=80).stdout
 
 
-def test_a_damaged_kept_text_is_printed_afresh(tmp_path: Path) -> None:
-    run(tmp_path, "--help")
-    [kept] = kept_files(tmp_path)
-    kept.write_bytes(kept.read_bytes().replace(b"Commands:", b"Orders:  "))
-    again = run(tmp_path, "--help")
-    assert again.returncode == 0 and again.stdout == whole_app_help(80)
-    assert b"Commands:" in kept.read_bytes()  # and kept right again
+def test_another_program_name_is_typers_usage_line() -> None:
+    other = run("--help", prog="pbem-dev")
+    assert other.returncode == 0 and other.stdout.startswith("Usage: pbem-dev [OPTIONS] COMMAND")
 
 
-def test_a_kept_text_others_can_write_is_not_printed(tmp_path: Path) -> None:
-    run(tmp_path, "--help")
-    [kept] = kept_files(tmp_path)
-    forged = b"Usage: pbem forged\n"
-
-    def well_formed() -> None:  # a forged entry, checksummed as pbem keeps its own
-        kept.unlink()
-        usercache.store(str(kept.parent), kept.name, forged)
-
-    well_formed()
-    os.chmod(kept, 0o666)
-    assert run(tmp_path, "--help").stdout == whole_app_help(80)
-    well_formed()
-    assert run(tmp_path, "--help").stdout == forged.decode()  # the same entry, private: printed as kept
-    os.chmod(kept.parent, 0o777)
-    assert run(tmp_path, "--help").stdout == whole_app_help(80)
-
-
-def test_anything_but_the_list_goes_to_the_cli(tmp_path: Path) -> None:
-    run(tmp_path, "--help")
-    status_help = run(tmp_path, "status", "--help")
-    assert status_help.returncode == 0 and "Usage: pbem status" in status_help.stdout
-    bogus = run(tmp_path, "--bogus")
+def test_anything_but_the_list_goes_to_the_cli() -> None:
+    status_help = run("status", "--help")
+    assert status_help.returncode == 0 and status_help.stdout == whole_app_help(80, "status", "--help")
+    bogus = run("--bogus")
     assert bogus.returncode == 2 and bogus.stderr.startswith("pbem: usage error: No such option: --bogus")

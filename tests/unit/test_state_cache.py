@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import folder as folders, referee, statecache, store
+from pbem import folder as folders, referee, report, statecache, store
 from pbem.errors import FolderProblem, PbemError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -197,9 +197,9 @@ def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatc
     lines: list[str] = []
     cli_report.write_reports(folder, tmp_path / "no-keys", None, lines.append)
     assert replays == [] and len(lines) == 1, (replays, lines)
-    span = cli_report.report.latest_span(truth)
-    written = (folder / cli_report.REPORT_FOLDER / cli_report.report.report_name(span)).read_text(encoding="utf-8")
-    assert written == cli_report.report.render(truth, span)
+    span = report.latest_span(truth)
+    written = (folder / cli_report.REPORT_FOLDER / report.report_name(span)).read_text(encoding="utf-8")
+    assert written == report.render(truth, span)
 
 
 def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -229,9 +229,9 @@ def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path
     monkeypatch.undo()
     truth = replayed(folder)
     view = referee.outlook(truth, keys[receiver])
-    span = cli_report.report.latest_span(truth, (length - 1, view.resolution, view.reveal))
-    written = (folder / cli_report.REPORT_FOLDER / cli_report.report.report_name(span)).read_text(encoding="utf-8")
-    assert written == cli_report.report.render(truth, span)
+    span = report.latest_span(truth, (length - 1, view.resolution, view.reveal))
+    written = (folder / cli_report.REPORT_FOLDER / report.report_name(span)).read_text(encoding="utf-8")
+    assert written == report.render(truth, span)
 
 
 def test_asking_which_files_are_resolved_replays_nothing() -> None:

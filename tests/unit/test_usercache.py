@@ -40,7 +40,7 @@ def test_damaged_cut_or_shared_entries_read_as_none(tmp_path: Path) -> None:
 
 def test_the_folder_follows_xdg_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert usercache.folder("help") == str(tmp_path / "pbem" / "help")
+    assert usercache.folder("plugins") == str(tmp_path / "pbem" / "plugins")
 
 
 def test_compiled_templates_are_kept_only_in_a_private_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
