@@ -29,8 +29,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import folder as folders
+from pbem import writing
 from pbem import identity as ids
-from pbem import referee, session, store
+from pbem import session, store
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 
@@ -83,7 +84,7 @@ def fixed_key(name: str, folder: Path) -> ids.Identity:
 
 
 class _FixedRandomness:
-    """Stands in for `referee.secrets` and `referee.now` while a bench game is made: what it gives
+    """Stands in for `writing.secrets` and `writing.now` while a bench game is made: what it gives
     depends on the number of the file being written (`at`), never on what came before in this process."""
 
     def __init__(self, label: str) -> None:
@@ -124,8 +125,8 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
     me = {"host": fixed_key("alice", keys["host"]), "guest": fixed_key("bob", keys["guest"])}
     game_folder = work / "game"
     fixed = _FixedRandomness(f"{scenario} {seed}")
-    saved = referee.secrets, referee.now
-    referee.secrets, referee.now = types.SimpleNamespace(token_hex=fixed.token_hex), fixed.now  # type: ignore[assignment]
+    saved = writing.secrets, writing.now
+    writing.secrets, writing.now = types.SimpleNamespace(token_hex=fixed.token_hex), fixed.now  # type: ignore[assignment]
     try:
         ruleset = rulesets.find(RULESET)
         sides = next(i.sides for i in ruleset.scenarios() if i.name == scenario)
@@ -134,7 +135,7 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
             shutil.rmtree(work / "invite", ignore_errors=True)
             shutil.rmtree(game_folder, ignore_errors=True)
             fixed.at(0)
-            invite = referee.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
+            invite = writing.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
             invite_path = session.start(work / "invite", invite)
             fixed.at(1)
             session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
@@ -146,13 +147,13 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
             role = game.next_author
             fixed.at(len(game.files))
             chooser = random.Random(f"{seed} {len(game.files)}")
-            view = referee.outlook(game, me[role])
+            view = writing.outlook(game, me[role])
             orders = choose_orders(_PlayOn(ruleset), view.resolution.state, game.player(role).side, chooser)
             session.move(game_folder, me[role], orders, "", keys[role])
             if len(game.files) % 100 == 0:
                 print(f"  {scenario}: {len(game.files)} files", file=sys.stderr, flush=True)
     finally:
-        referee.secrets, referee.now = saved  # type: ignore[assignment]
+        writing.secrets, writing.now = saved  # type: ignore[assignment]
     (work / "complete").write_text(f"{len(folders.game_files(game_folder))}\n")
     work.rename(where)
     return where

@@ -17,7 +17,7 @@ import pstats
 import time
 from pathlib import Path
 
-from pbem import referee, store
+from pbem import store
 
 
 def main() -> None:

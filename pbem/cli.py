@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from pbem import armor as armoring, chain, cli_report, cli_start, collector, helptext, identity as ids, movefile
+from pbem import writing
 from pbem import provenance, referee, ruleset as rulesets, session, store, textsafe
 from pbem.errors import PbemError, UsageError
 
@@ -115,7 +116,7 @@ def new(
     if rules_data is not None:
         data = _read(rules_data)
     try:
-        invite = referee.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length)
+        invite = writing.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length)
     except chosen.illegal_errors as exc:
         message = str(exc)  # the ruleset's message may already name the file: name it once
         raise UsageError(message if message.startswith(scenario) else f"{scenario}: {message}") from None
@@ -214,7 +215,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         return False
     try:
         me = session.choose_key(game, keys, key, role=game.next_author)
-        role = referee.my_role(game, me)
+        role = writing.my_role(game, me)
     except PbemError:
         me, role = None, None
     waiting = game.player(game.next_author)
@@ -222,7 +223,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         who = waiting.name if waiting else "the guest"
         out(f"waiting on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
         return False
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     now = game.ruleset.describe(view.resolution.state)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Callable, Optional
 
 import typer
 
-from pbem import folder as folder_files, identity as ids, movefile, referee, session, store
+from pbem import folder as folder_files, identity as ids, movefile, session, store
+from pbem import writing
 from pbem.errors import MailProblem, PbemError, UsageError
 
 # pbem.mailer, pbem.mailconfig and pbem.watch (smtplib, imapclient, email) cost about 35 ms of
@@ -97,10 +98,10 @@ def register(app: typer.Typer) -> None:
         if not 0 <= seq < len(game.files):
             raise UsageError(f"{folder}: has no file {seq} (files 0-{len(game.files) - 1})")
         me = session.choose_key(game, ids.key_folder(keys), key, role=movefile.author_of(seq))
-        if referee.my_role(game, me) != movefile.author_of(seq):
+        if writing.my_role(game, me) != movefile.author_of(seq):
             raise UsageError(
                 f"{folder}: file {seq} is your opponent's, not yours; nothing to send "
-                f"(the game waits on {'you' if game.next_author == referee.my_role(game, me) else 'your opponent'})"
+                f"(the game waits on {'you' if game.next_author == writing.my_role(game, me) else 'your opponent'})"
             )
         again = " again" if state.was_sent(game.game_id, seq) else ""
         address = send_file(settings, state, folder, seq, to)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from pbem import identity as ids, referee, session, store, textsafe
+from pbem import writing
 from pbem.errors import PbemError, UsageError
 
 FolderArg = Annotated[Path, typer.Argument(help="The game folder.")]
@@ -35,11 +36,11 @@ def _needs(ruleset: Any, method: str) -> Any:
     return found
 
 
-def _state(game: referee.Game, keys: Path | None, key: str | None) -> tuple[Any, referee.Outlook | None]:
+def _state(game: referee.Game, keys: Path | None, key: str | None) -> tuple[Any, writing.Outlook | None]:
     """The latest state I may see: resolved with my reveal on my turn, else the last resolved one."""
     try:
         me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-        view = referee.outlook(game, me)
+        view = writing.outlook(game, me)
         return view.resolution.state, view
     except PbemError:
         if key:  # a key named on the command line must work
@@ -69,7 +70,7 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else textsafe.visible_lines(text))
         return
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     player = game.player(view.role)
     mine = player is not None and view.pending.side == player.side
     decisions = game.ruleset.legal(view.resolution.state) if mine else []
@@ -95,7 +96,7 @@ def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(
     `pbem move GAME --orders DRAFT`."""
     game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     player = game.player(view.role)
     if player is None or view.pending.side != player.side:
         raise UsageError(f"nothing for you to decide now ({view.pending.prompt}); no draft to write")

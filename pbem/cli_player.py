@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from pbem import commitments, dice, folder as folders, identity as ids, movefile as movefiles, referee, session, store
+from pbem import writing
 from pbem.errors import PbemError
 
 KeysOption = Annotated[Optional[Path], typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
@@ -47,13 +48,13 @@ def status_json(game: referee.Game, keys: Path, key: str | None) -> dict[str, An
     you: dict[str, Any] | None = None
     try:
         me = session.choose_key(game, keys, key, role=game.next_author)
-        role = referee.my_role(game, me)
+        role = writing.my_role(game, me)
     except PbemError:
         me, role = None, None
     if me is not None and role is not None:
         you = {"role": role, "your_turn": role == game.next_author and not game.finished(), "to_decide": False, "pending": None}
         if you["your_turn"] and game.next_seq >= 2:
-            view = referee.outlook(game, me)
+            view = writing.outlook(game, me)
             mine = game.player(role)
             you["pending"] = _pending(view.pending)
             you["to_decide"] = bool(mine and not view.pending.finished and view.pending.side == mine.side)
@@ -83,7 +84,7 @@ def check_orders(folder: Path, lines: list[str], keys: Path, key: str | None) ->
     """Validate orders as `pbem move` would, without signing or writing anything."""
     game = store.load(folder)
     me = session.choose_key(game, keys, key, role=game.next_author)
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     player = game.player(view.role)
     assert player is not None
 
@@ -178,7 +179,7 @@ def waiting_line(game: referee.Game) -> str:
 
 def _my_role(game: referee.Game, keys: Path, key: str | None) -> str | None:
     try:
-        return referee.my_role(game, session.choose_key(game, keys, key, role=movefiles.author_of(game.next_seq)))
+        return writing.my_role(game, session.choose_key(game, keys, key, role=movefiles.author_of(game.next_seq)))
     except PbemError:
         return None
 
@@ -215,7 +216,7 @@ def refuse_empty_move(game: referee.Game, me: ids.Identity, lines: list[str], pa
 
     if pass_ or any(line.strip() and not line.strip().startswith("#") for line in lines):
         return
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     player = game.player(view.role)
     if player is not None and not view.pending.finished and view.pending.side == player.side:
         raise UsageError(
@@ -274,4 +275,4 @@ def refuse_second_acceptance(invitation: Path, me: ids.Identity, keys: Path, aga
 def record_acceptance(game_id: str, me: ids.Identity, keys: Path, path: Path) -> None:
     mark = _accepted_mark(keys, me, game_id)
     mark.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    folders.write_atomic(mark, f"{path.resolve()} on {session.when(referee.now())}\n".encode())
+    folders.write_atomic(mark, f"{path.resolve()} on {session.when(writing.now())}\n".encode())

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 
 from pbem import identity as ids, referee, session, store
+from pbem import writing
 from pbem.errors import PbemError, UsageError
 
 # pbem.report and pbem.archive (jinja2, the report views) cost about 40 ms of imports: each
@@ -115,9 +116,9 @@ def _preview(game: referee.Game, keys: Path, key: str | None) -> report.Span | N
         return None
     try:
         me = session.choose_key(game, keys, key, role=game.next_author)
-        if referee.my_role(game, me) != game.next_author:
+        if writing.my_role(game, me) != game.next_author:
             return None
-        view = referee.outlook(game, me)
+        view = writing.outlook(game, me)
     except PbemError:
         return None
     return report.latest_span(game, (game.next_seq - 1, view.resolution, view.reveal))

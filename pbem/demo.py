@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem import commitments, folder as folder_files, identity as ids, referee, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.dice import NoDiceYet, SealedDice
 from pbem.errors import UsageError
@@ -66,7 +67,7 @@ def run_demo(
         "guest": ids.generate("bob", keys["guest"]),
     }
     say(f"alice {me['host'].fingerprint}  bob {me['guest'].fingerprint}")
-    invite = referee.make_invite(me["host"], "Alice", ruleset, scenario.name, scenario.sides[0], {})
+    invite = writing.make_invite(me["host"], "Alice", ruleset, scenario.name, scenario.sides[0], {})
     invite_path = session.start(folders["host"], invite)
     game, accept_path = session.accept(invite_path, folders["guest"], me["guest"], "Bob", 100_000)
     session.receive(folders["host"], session.read_incoming(accept_path))
@@ -77,7 +78,7 @@ def run_demo(
         game = store.load(folders[role], known=known.get(role))
         if game.finished() or len(game.files) >= FILE_LIMIT:
             break
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         player = game.player(role)
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
         path, signed, _ = session.move(folders[role], me[role], orders, "", keys[role], known=game)

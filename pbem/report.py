@@ -104,7 +104,7 @@ class Span:
     """The files a report covers (their resolutions, in order), and a private last one.
 
     `preview` is the outcome of the game's last file as its next author alone
-    can compute it, with his own next reveal (referee.outlook): in his folder
+    can compute it, with his own next reveal (writing.outlook): in his folder
     only, until he sends his file.
     """
 

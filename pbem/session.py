@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import commitments, folder as folders, identity as ids, lock, movefile, referee, textsafe, store
+from pbem import writing
 from pbem.errors import (
     BrokenChain,
     FolderProblem,
@@ -45,7 +46,7 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
     """
     if name:
         me = ids.load(name, keys)
-        referee.my_role(game, me)
+        writing.my_role(game, me)
         return me
     # Keys compare as bytes; set-up refuses any but the one canonical base64 spelling, so the text is that too.
     players = {ids.public_raw(game.player(r).key, r): r for r in ("host", "guest") if game.player(r) is not None}
@@ -64,7 +65,7 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
 def my_roles(game: Game, keys: Path, key: str | None) -> set[str]:
     """The roles the key (named, else every key in `keys`) plays in this game: both when solo or hot-seat."""
     if key:
-        return {referee.my_role(game, ids.load(key, keys))}
+        return {writing.my_role(game, ids.load(key, keys))}
     mine = {i.public_b64 for i in ids.all_identities(keys)}
     return {r for r in ("host", "guest") if game.player(r) is not None and game.player(r).key in mine}
 
@@ -125,7 +126,7 @@ def accept(invite_path: Path, out: Path, me: Identity, name: str, chain_length: 
         raise UsageError(f"{invite_path}: holds several files; give the invitation alone")
     signed = movefile.parse(raw, what)
     game = referee.replay([raw], [what])
-    acceptance = referee.make_accept(game, me, name, chain_length)
+    acceptance = writing.make_accept(game, me, name, chain_length)
     path = out / file_name(1)
     if _holds_only(out, file_name(0), signed.raw):  # solo / hot-seat: accept in the host's own folder
         with lock.hold(out, "pbem accept"):
@@ -230,7 +231,7 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None,
     propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
-) -> tuple[Path, SignedFile, referee.Outlook]:
+) -> tuple[Path, SignedFile, writing.Outlook]:
     """Write my next file; it may propose other rules (a movefile.RulesProposal) or accept the rules
     change the last file proposes (pbem.ruleschange: then my orders are judged by the new rules)."""
     with lock.hold(folder, "pbem move"):
@@ -240,9 +241,9 @@ def move(
 def _move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
     propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
-) -> tuple[Path, SignedFile, referee.Outlook]:
+) -> tuple[Path, SignedFile, writing.Outlook]:
     game = store.load(folder, known=known)  # read again under the lock: `known` only spares the replay
-    view = referee.outlook(game, me, accept_rules)
+    view = writing.outlook(game, me, accept_rules)
     player = game.player(view.role)
     assert player is not None
     pending_secrets: list[str] = []
@@ -261,7 +262,7 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = referee.make_move(game, me, decisions, note, propose_rules, accept_rules, view)
+    signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

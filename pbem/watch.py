@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
 from pbem import identity as ids, intake, lock, movefile, referee, session, store
+from pbem import writing
 from pbem.errors import (
     BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
 )
@@ -493,7 +494,7 @@ def answer(
         yield f"game over: {game.result()}"
     elif game.next_author in mine and game.next_seq >= 2:
         me = session.choose_key(game, keys, key, role=game.next_author)
-        view = referee.outlook(game, me)
+        view = writing.outlook(game, me)
         if not view.pending.finished and view.pending.side == game.player(view.role).side:
             result.decisions.append(folder)
             yield f"your decision: {view.pending.prompt} (pbem legal {folder}; then pbem move and pbem send)"
@@ -512,7 +513,7 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
         if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
             return written
         me = session.choose_key(game, keys, key, role=game.next_author)
-        view = referee.outlook(game, me)
+        view = writing.outlook(game, me)
         player = game.player(view.role)
         assert player is not None
         if not view.pending.finished and view.pending.side == player.side:

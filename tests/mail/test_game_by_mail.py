@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, referee, store
+from pbem import identity as ids, store
+from pbem import writing
 from pbem.cli import app
 from pbem.demo import choose_orders
 from pbem.movefile import Move
@@ -72,7 +73,7 @@ def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem,
             progressed |= len(list(games[user].glob("*.pbem"))) != before
             if "your decision" in report:
                 game = store.load(games[user])
-                view = referee.outlook(game, me[user])
+                view = writing.outlook(game, me[user])
                 orders = choose_orders(game.ruleset, view.resolution.state, game.player(view.role).side, chooser)
                 assert orders, report
                 (tmp_path / "orders.txt").write_text("\n".join(orders) + "\n")

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import pytest
 
 from pbem import canonical, chain, identity as ids, referee, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
 from pbem.identity import Identity
@@ -39,26 +40,26 @@ PATTERNS = {
 
 
 def play(folder: Path, host: Identity, guest: Identity, scenario: str, note: str = "") -> Game:
-    """Play a whole game through referee.make_invite/make_accept/make_move into `folder`."""
+    """Play a whole game through writing.make_invite/make_accept/make_move into `folder`."""
     ruleset = rulesets.find("duel")
     folder.mkdir(parents=True)
-    invite = referee.make_invite(host, "Alice", ruleset, scenario, "Red", {}, chain_length=CHAIN)
+    invite = writing.make_invite(host, "Alice", ruleset, scenario, "Red", {}, chain_length=CHAIN)
     write_atomic(folder / file_name(0), invite.raw)
     game = referee.replay([invite.raw], [str(folder / file_name(0))])
-    accept = referee.make_accept(game, guest, "Bob", CHAIN)
+    accept = writing.make_accept(game, guest, "Bob", CHAIN)
     referee.admit(game, accept, str(folder / file_name(1)))
     write_atomic(folder / file_name(1), accept.raw)
     me = {"host": host, "guest": guest}
     count = {"host": 0, "guest": 0}
     while not game.finished():
         role = game.next_author
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         decisions: list[Any] = []
         if not view.pending.finished and view.pending.side == game.player(role).side:
             pattern = PATTERNS[role][count[role] % len(PATTERNS[role])]
             count[role] += 1
             decisions = [{"action": a} for a in pattern]
-        signed = referee.make_move(game, me[role], decisions, note)
+        signed = writing.make_move(game, me[role], decisions, note)
         path = folder / file_name(signed.body.seq)
         referee.admit(game, signed, str(path))
         write_atomic(path, signed.raw)

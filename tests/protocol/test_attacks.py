@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pbem import chain, dice, identity as ids, movefile, referee, session, store
+from pbem import writing
 from pbem.errors import (
     BadReveal,
     BadSignature,
@@ -344,7 +345,7 @@ def test_no_move_can_be_made_after_the_end(recorded: Recorded) -> None:
     assert game.finished()
     for role in ("host", "guest"):
         with pytest.raises(GameOver):
-            referee.make_move(game, recorded.identity(role), [])
+            writing.make_move(game, recorded.identity(role), [])
 
 
 # ----- 3. No re-rolls, and equivocation ------------------------------------------------------
@@ -353,7 +354,7 @@ def test_no_move_can_be_made_after_the_end(recorded: Recorded) -> None:
 def equivocating_file(rec: Recorded, k: int) -> movefile.SignedFile:
     """A second, different, validly signed file k by the same author (other decisions)."""
     game = prefix_game(rec, k)
-    signed = referee.make_move(game, rec.identity(author_of(k)), alternative_decisions(rec.bodies[k]["decisions"]), "on second thoughts")
+    signed = writing.make_move(game, rec.identity(author_of(k)), alternative_decisions(rec.bodies[k]["decisions"]), "on second thoughts")
     assert signed.raw != rec.raws[k] and signed.body.seq == k
     return signed
 
@@ -422,7 +423,7 @@ def test_a_different_file_cannot_change_dice_already_fixed(recorded: Recorded) -
     game = prefix_game(recorded, k + 1)
     revealer = recorded.identity(author_of(k + 1))
     variants = [
-        referee.make_move(game, revealer, decisions, note)
+        writing.make_move(game, revealer, decisions, note)
         for decisions, note in (
             ([{"action": "rest"}], "a"),
             ([{"action": "guard"}, {"action": "lunge"}], "b"),
@@ -506,17 +507,17 @@ def test_a_reused_game_id_does_not_replay_the_guests_chain(recorded: Recorded) -
     suite; each set-up file now carries a fresh nonce that is part of its author's seed.)"""
     rec = recorded
     ruleset = prefix_game(rec, 1).ruleset
-    invite = referee.make_invite(rec.host, "Alice", ruleset, "quick", "Red", {}, chain_length=CHAIN, game_id=rec.game_id)
+    invite = writing.make_invite(rec.host, "Alice", ruleset, "quick", "Red", {}, chain_length=CHAIN, game_id=rec.game_id)
     assert invite.raw != rec.raws[0]
     game = referee.replay([invite.raw], ["new invitation"])
-    accept = referee.make_accept(game, rec.guest, "Bob", CHAIN)
+    accept = writing.make_accept(game, rec.guest, "Bob", CHAIN)
     referee.admit(game, accept, "new acceptance")
     # The host writes file 2 and, before sending it, predicts its dice with the guest's
     # first reveal taken from the old game's file 3.
-    file2 = referee.make_move(game, rec.host, [], "")
+    file2 = writing.make_move(game, rec.host, [], "")
     referee.admit(game, file2, "file 2")
     predicted_key = bytes.fromhex(rec.bodies[3]["reveal"])
-    file3 = referee.make_move(game, rec.guest, [], "")
+    file3 = writing.make_move(game, rec.guest, [], "")
     assert bytes.fromhex(file3.body.reveal) != predicted_key
     assert accept.body.guest.anchor != rec.bodies[1]["guest"]["anchor"]
     assert accept.body.guest.nonce != rec.bodies[1]["guest"]["nonce"]
@@ -527,7 +528,7 @@ def test_a_reused_game_id_does_not_replay_the_guests_chain(recorded: Recorded) -
         assert value not in old
         value = chain.step(value)
     # and the same invitation accepted twice gives two different chains too
-    again = referee.make_accept(referee.replay([invite.raw], ["0"]), rec.guest, "Bob", CHAIN)
+    again = writing.make_accept(referee.replay([invite.raw], ["0"]), rec.guest, "Bob", CHAIN)
     assert again.body.guest.anchor != accept.body.guest.anchor
 
 
@@ -668,13 +669,13 @@ def test_guest_taking_the_hosts_side_is_malformed(kit: Kit, recorded: Recorded, 
 
 def test_a_used_up_reveal_chain_is_a_clean_error(recorded: Recorded) -> None:
     ruleset = prefix_game(recorded, 1).ruleset
-    invite = referee.make_invite(recorded.host, "Alice", ruleset, "duel", "Red", {}, chain_length=1)
+    invite = writing.make_invite(recorded.host, "Alice", ruleset, "duel", "Red", {}, chain_length=1)
     game = referee.replay([invite.raw], ["0"])
-    referee.admit(game, referee.make_accept(game, recorded.guest, "Bob", 8), "1")
+    referee.admit(game, writing.make_accept(game, recorded.guest, "Bob", 8), "1")
     me = {"host": recorded.host, "guest": recorded.guest}
     with pytest.raises(KeyProblem):
         while True:  # the host's one reveal goes in file 2; his file 4 has none left
             role = game.next_author
-            view = referee.outlook(game, me[role])
+            view = writing.outlook(game, me[role])
             decisions = [{"action": "rest"}] if view.pending.side == game.player(role).side else []
-            referee.admit(game, referee.make_move(game, me[role], decisions), str(game.next_seq))
+            referee.admit(game, writing.make_move(game, me[role], decisions), str(game.next_seq))

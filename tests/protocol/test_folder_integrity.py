@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbem import armor, chain, folder as folders, identity as ids, referee, session, statecache, store
+from pbem import writing
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -113,7 +114,7 @@ def test_inserting_a_validly_signed_file_is_caught_at_the_file_it_displaces(kit:
     stands in place k+1, and the chain breaks there (its number and its link)."""
     k = middle(recorded)
     game = referee.replay(recorded.raws[:k], [str(i) for i in range(k)])
-    alt = referee.make_move(game, recorded.identity(author_of(k)), recorded.bodies[k]["decisions"], "inserted")
+    alt = writing.make_move(game, recorded.identity(author_of(k)), recorded.bodies[k]["decisions"], "inserted")
     raws = recorded.raws[:k] + [alt.raw] + recorded.raws[k:]
     load_error(kit.lay_out(tmp_path / "g", raws), BrokenChain, k + 1)
 
@@ -229,7 +230,7 @@ def test_a_batch_whose_last_file_is_bad_writes_none_of_them(kit: Kit, recorded: 
         bad, error = recorded.other_raws[-1], WrongGame
     elif last == "equivocation":
         game = referee.replay(recorded.raws[: k + 1], [str(i) for i in range(k + 1)])
-        alt = referee.make_move(game, recorded.identity(author_of(k + 1)), recorded.bodies[k + 1]["decisions"], "changed my mind")
+        alt = writing.make_move(game, recorded.identity(author_of(k + 1)), recorded.bodies[k + 1]["decisions"], "changed my mind")
         assert alt.raw != recorded.raws[k + 1]
         bad, error = alt.raw, Equivocation
     else:
@@ -371,7 +372,7 @@ def test_private_keys_never_enter_a_game_folder(tmp_path: Path, pbem) -> None:
         secrets += [raw, raw.hex().encode(), base64.b64encode(raw), body]
         game_id = store.load(out / name).game_id
         game = store.load(out / name)
-        player = game.player(referee.my_role(game, me))
+        player = game.player(writing.my_role(game, me))
         secrets.append(chain.seed(raw, game_id, player.nonce).hex().encode())
     for name in ("alice", "bob"):
         entries = list((out / name).iterdir())

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from pbem import canonical, edwards, identity as ids, lock, movefile, referee, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.errors import (
     BrokenChain,
@@ -185,9 +186,9 @@ def test_a_reused_game_id_cannot_frame_the_guest(kit: Kit, recorded: Recorded, g
     """The host invites the guest again under the old game's id; the guest's honest file 1 of
     the new game is not a second file 1 of the old one."""
     duel = rulesets.find("duel")
-    invite = referee.make_invite(recorded.host, "Alice", duel, "duel", "Red", {}, chain_length=16, game_id=recorded.game_id)
+    invite = writing.make_invite(recorded.host, "Alice", duel, "duel", "Red", {}, chain_length=16, game_id=recorded.game_id)
     new_game = referee.replay([invite.raw], ["new invite"])
-    acceptance = referee.make_accept(new_game, recorded.guest, "Bob", 16)
+    acceptance = writing.make_accept(new_game, recorded.guest, "Bob", 16)
     assert acceptance.body.game == recorded.game_id and acceptance.body.seq == 1
     old = store.load(game_dir)
     proven, why = referee.equivocation(old, acceptance, "new file 1")
@@ -360,11 +361,11 @@ def _war_galley_game(tmp_path: Path) -> tuple[Path, Path, Any, Any]:
     war_galley = rulesets.find("war-galley")
     for side in war_galley.sides(war_galley.builtin_scenario("tauris") or b"", war_galley.default_rules_data()):
         folder = tmp_path / f"game-{side}"
-        invite = referee.make_invite(host, "Alice", war_galley, "tauris", side, {}, chain_length=64)
+        invite = writing.make_invite(host, "Alice", war_galley, "tauris", side, {}, chain_length=64)
         game = referee.replay([invite.raw], [str(folder / file_name(0))])
-        accept = referee.make_accept(game, guest, "Bob", 64)
+        accept = writing.make_accept(game, guest, "Bob", 64)
         referee.admit(game, accept, str(folder / file_name(1)))
-        view = referee.outlook(game, host)
+        view = writing.outlook(game, host)
         if view.pending.side == side:
             Kit.lay_out(folder, [invite.raw, accept.raw])
             return folder, keys, game, host
@@ -373,10 +374,10 @@ def _war_galley_game(tmp_path: Path) -> tuple[Path, Path, Any, Any]:
 
 def _signed_move(game: Any, me: Any, decisions: list[Any]) -> bytes:
     """The next file with these decisions, signed, with the true reveal, dice and state: only the decisions lie."""
-    view = referee.outlook(game, me)
+    view = writing.outlook(game, me)
     body = movefile.Move(
         pbem=movefile.FORMAT_VERSION, game=game.game_id, seq=game.next_seq, prev=game.files[-1].hash_hex,
-        author=view.role, time=referee.now(), reveal=view.reveal.hex(), rolls=view.resolution.rolls,
+        author=view.role, time=writing.now(), reveal=view.reveal.hex(), rolls=view.resolution.rolls,
         state=referee.sha256_hex(game.ruleset.state_bytes(view.resolution.state)), decisions=decisions, note="",
     )
     return movefile.sign(body, me).raw
@@ -394,7 +395,7 @@ def _unknown_galley(value: Any) -> Any:
 
 def test_a_signed_decision_for_a_galley_not_in_the_battle_is_illegal_not_a_crash(tmp_path: Path) -> None:
     folder, keys, game, host = _war_galley_game(tmp_path)
-    view = referee.outlook(game, host)
+    view = writing.outlook(game, host)
     legal = game.ruleset.legal(view.resolution.state)
     hostile = next(_unknown_galley(d) for d in legal if _unknown_galley(d) != d)
     raw = _signed_move(game, host, [hostile])
@@ -431,17 +432,17 @@ class _Buggy:
 def test_any_other_exception_from_a_ruleset_is_a_named_ruleset_failure(recorded: Recorded, tmp_path: Path) -> None:
     buggy = _Buggy()
     rulesets.register(buggy)  # type: ignore[arg-type]
-    invite = referee.make_invite(recorded.host, "Alice", buggy, "duel", "Red", {}, chain_length=16)  # type: ignore[arg-type]
+    invite = writing.make_invite(recorded.host, "Alice", buggy, "duel", "Red", {}, chain_length=16)  # type: ignore[arg-type]
     game = referee.replay([invite.raw], ["0"])
-    accept = referee.make_accept(game, recorded.guest, "Bob", 16)
+    accept = writing.make_accept(game, recorded.guest, "Bob", 16)
     referee.admit(game, accept, "1")
     raws = [invite.raw, accept.raw]
     # File 2 is the host's whoever moves first (the dice decide that); when the
     # guest's side is pending, the host's file 2 carries no decision and the
     # guest's file 3 carries the crash.
     me = recorded.host
-    if referee.outlook(game, recorded.host).pending.side != "Red":
-        passing = referee.make_move(game, recorded.host, [])
+    if writing.outlook(game, recorded.host).pending.side != "Red":
+        passing = writing.make_move(game, recorded.host, [])
         referee.admit(game, passing, "2")
         raws.append(passing.raw)
         me = recorded.guest
@@ -462,7 +463,7 @@ def test_accept_of_an_invitation_with_a_bad_option_writes_nothing(tmp_path: Path
     keys = tmp_path / "keys"
     host, guest = ids.generate("alice", keys), ids.generate("bob", tmp_path / "bk")
     war_galley = rulesets.find("war-galley")
-    good = referee.make_invite(host, "Alice", war_galley, "tauris", "caesarians", {})
+    good = writing.make_invite(host, "Alice", war_galley, "tauris", "caesarians", {})
     body = canonical.decode(good.body_bytes, "invite")
     body["options"] = {"no-such-option": 1}
     bad = Kit.sign_bytes(canonical.encode(body), host)

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import commitments, identity as ids, referee, session, store
+from pbem import commitments, identity as ids, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.cli_player import check_orders
 from pbem.demo import choose_orders
@@ -60,14 +61,14 @@ def _play(root: Path, name: str, scenario: str, most: int) -> Stops:
     rng = random.Random(f"order-fuzz-{name}")
     for attempt in range(5):
         folder = root / f"game-{attempt}"
-        session.start(folder, referee.make_invite(me["host"], "Alice", ruleset, scenario, info.sides[0], {}))
+        session.start(folder, writing.make_invite(me["host"], "Alice", ruleset, scenario, info.sides[0], {}))
         session.accept(folder / "000000.pbem", folder, me["guest"], "Bob", 1000)
         for _ in range(most):
             game = store.load(folder)
             if game.finished() or KINDS[name] <= set(stops.folders):
                 break
             role = game.next_author
-            view = referee.outlook(game, me[role])
+            view = writing.outlook(game, me[role])
             side = game.player(role).side
             kind = view.pending.kind
             if not view.pending.finished and view.pending.side == side and kind not in stops.folders:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pbem import identity as ids, referee, session, store
+from pbem import identity as ids, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 
@@ -23,7 +24,7 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
     keys = {"host": root / "keys" / "host", "guest": root / "keys" / "guest"}
     folders = {"host": root / "host", "guest": root / "guest"}
     me = {role: ids.generate(role, keys[role]) for role in keys}
-    invite = referee.make_invite(me["host"], names[0], ruleset, scenario, sides[0], {})
+    invite = writing.make_invite(me["host"], names[0], ruleset, scenario, sides[0], {})
     invite_path = session.start(folders["host"], invite)
     _, accept_path = session.accept(invite_path, folders["guest"], me["guest"], names[1], 10_000)
     session.receive(folders["host"], session.read_incoming(accept_path))
@@ -33,7 +34,7 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
         game = store.load(folders[role])
         if game.finished() or len(game.files) >= files:
             break
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         player = game.player(role)
         assert player is not None
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import archive, provenance, referee, report
+from pbem import archive, provenance, report
 from pbem import ruleset as rulesets
 from pbem.referee import Game
 

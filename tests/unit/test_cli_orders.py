@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pbem import identity as ids
-from pbem import referee, session, store
+from pbem import writing
+from pbem import session, store
 from pbem import ruleset as rulesets
 from pbem.demo import choose_orders
 from tests.unit.test_cli_flow import fails, ok, pbem, snapshot
@@ -24,7 +25,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path
     me = {"host": ids.generate("alice", keys["host"]), "guest": ids.generate("bob", keys["guest"])}
     folders = {"host": root / "alice", "guest": root / "bob"}
     ruleset = rulesets.find("war-galley")
-    invite = referee.make_invite(me["host"], "Alice", ruleset, "tauris", "caesarians", {})
+    invite = writing.make_invite(me["host"], "Alice", ruleset, "tauris", "caesarians", {})
     session.start(folders["host"], invite)
     _, accepted = session.accept(folders["host"] / "000000.pbem", folders["guest"], me["guest"], "Bob", 500)
     session.receive(folders["host"], session.read_incoming(accepted))
@@ -32,7 +33,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path
     for _ in range(200):
         role = store.load(folders["host"]).next_author
         played = store.load(folders[role])
-        view = referee.outlook(played, me[role])
+        view = writing.outlook(played, me[role])
         if view.pending.kind == "activate" and view.pending.side == played.player(role).side and role == "guest":
             break
         orders = choose_orders(ruleset, view.resolution.state, played.player(role).side, rng)

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, referee, store
+from pbem import identity as ids, store
+from pbem import writing
 from pbem.cli import app
 from pbem.demo import choose_orders
 
@@ -79,7 +80,7 @@ def play_solo(game: Path, keys: Path, decisions: int, chooser: random.Random) ->
         assert "your decision" in status, status
         g = store.load(game)
         me = next(i for i in ids.all_identities(keys) if i.public_b64 == g.player(g.next_author).key)
-        view = referee.outlook(g, me)
+        view = writing.outlook(g, me)
         orders = choose_orders(g.ruleset, view.resolution.state, g.player(view.role).side, chooser)
         outputs.append(run("move", str(game), *orders, "--keys", str(keys)))
     return outputs
@@ -126,7 +127,7 @@ def test_check_validates_without_writing(solo: tuple[Path, Path]) -> None:
     before = sorted(p.name for p in game.iterdir())
     g = store.load(game)
     me = next(i for i in ids.all_identities(keys) if i.public_b64 == g.player(g.next_author).key)
-    view = referee.outlook(g, me)
+    view = writing.outlook(g, me)
     orders = choose_orders(g.ruleset, view.resolution.state, g.player(view.role).side, random.Random(1))
     real = json.loads(run("check", str(game), *orders, "--json", "--keys", str(keys)))
     same_shape(real, documented("check"))

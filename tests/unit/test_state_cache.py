@@ -13,6 +13,7 @@ import msgspec
 import pytest
 
 from pbem import folder as folders, referee, report, statecache, store
+from pbem import writing
 from pbem.errors import FolderProblem, PbemError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -228,7 +229,7 @@ def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path
     assert replays == [] and len(lines) == 2 and "preview" in lines[1], (replays, lines)
     monkeypatch.undo()
     truth = replayed(folder)
-    view = referee.outlook(truth, keys[receiver])
+    view = writing.outlook(truth, keys[receiver])
     span = report.latest_span(truth, (length - 1, view.resolution, view.reveal))
     written = (folder / cli_report.REPORT_FOLDER / report.report_name(span)).read_text(encoding="utf-8")
     assert written == report.render(truth, span)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from pbem import demo, identity as ids, referee, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
 from pbem.movefile import file_name
@@ -30,10 +31,10 @@ def main(out: Path, files: int) -> None:
     host = ids.generate("host", out / "keys-host")
     guest = ids.generate("guest", out / "keys-guest")
     sides = ruleset.sides(ruleset.builtin_scenario("tauris") or b"", ruleset.default_rules_data())
-    invite = referee.make_invite(host, "Octavian", ruleset, "tauris", sides[0], {}, chain_length=CHAIN)
+    invite = writing.make_invite(host, "Octavian", ruleset, "tauris", sides[0], {}, chain_length=CHAIN)
     write_atomic(game_folder / file_name(0), invite.raw)
     game = store.load(game_folder)
-    accept = referee.make_accept(game, guest, "Antony", CHAIN)
+    accept = writing.make_accept(game, guest, "Antony", CHAIN)
     write_atomic(game_folder / file_name(1), accept.raw)
     chooser = random.Random(22)
     me = {"host": host, "guest": guest}
@@ -42,7 +43,7 @@ def main(out: Path, files: int) -> None:
         if len(game.files) >= files or game.finished():
             break
         role = game.next_author
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         player = game.player(role)
         assert player is not None
         lines: list[str] = []

@@ -17,6 +17,7 @@ import pytest
 from engine.datafiles import scenarios_dir
 from engine.duel import ruleset as duel
 from pbem import demo, identity as ids, movefile, referee, session, store
+from pbem import writing
 from pbem import ruleset as rulesets
 from pbem.errors import BadSignature, RulesChangeRefused, RulesetProblem
 from pbem.folder import write_atomic
@@ -47,7 +48,7 @@ def play_on(folder: Path, me: dict[str, Identity], seed: int, limit: int = 600) 
         if game.finished() or len(game.files) >= limit:
             return game
         role = game.next_author
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         player = game.player(role)
         assert player is not None
         mine = not view.pending.finished and view.pending.side == player.side
@@ -137,7 +138,7 @@ def _invite_pinning(ruleset: Any, host: Identity, name: str, data: bytes, tmp_pa
     """File 0 as a release that had `data` built in wrote it: the scenario named and pinned by hash, not carried."""
     path = tmp_path / f"{name}.toml"
     path.write_bytes(data)
-    carried = referee.make_invite(host, "Host", ruleset, str(path), ruleset.sides(data, ruleset.default_rules_data())[0],
+    carried = writing.make_invite(host, "Host", ruleset, str(path), ruleset.sides(data, ruleset.default_rules_data())[0],
                                   {}, chain_length=CHAIN)
     assert carried.body.scenario_data  # today's code carries what it has not built in
     body = msgspec.structs.replace(carried.body, scenario=name, scenario_data="")
@@ -155,7 +156,7 @@ def test_a_game_pinning_an_older_scenario_finishes(tmp_path: Path) -> None:
     folder = tmp_path / "game"
     folder.mkdir()
     write_atomic(folder / file_name(0), invite.raw)
-    write_atomic(folder / file_name(1), referee.make_accept(store.load(folder), me["guest"], "Guest", CHAIN).raw)
+    write_atomic(folder / file_name(1), writing.make_accept(store.load(folder), me["guest"], "Guest", CHAIN).raw)
     game = play_on(folder, me, seed=3, limit=80)
     assert len(game.files) >= 40 or game.finished()
     assert pbem("verify", str(folder)).returncode == 0
@@ -177,11 +178,11 @@ def _duel_game(tmp_path: Path, version: str) -> tuple[Path, dict[str, Identity]]
     me = {"host": ids.generate("host", tmp_path / "keys-host"), "guest": ids.generate("guest", tmp_path / "keys-guest")}
     folder = tmp_path / "game"
     folder.mkdir()
-    invite = referee.make_invite(me["host"], "Alice", duel.RULESET.at_version(version), "duel", "Red", {},
+    invite = writing.make_invite(me["host"], "Alice", duel.RULESET.at_version(version), "duel", "Red", {},
                                  chain_length=64)
     assert invite.body.ruleset_version == version
     write_atomic(folder / file_name(0), invite.raw)
-    write_atomic(folder / file_name(1), referee.make_accept(store.load(folder), me["guest"], "Bob", 64).raw)
+    write_atomic(folder / file_name(1), writing.make_accept(store.load(folder), me["guest"], "Bob", 64).raw)
     return folder, me
 
 
@@ -194,7 +195,7 @@ def _to_my_decision(folder: Path, me: dict[str, Identity]) -> str:
     """Acknowledge until a side must act; the role whose decision it is."""
     while True:
         game = store.load(folder)
-        view = referee.outlook(game, me[game.next_author])
+        view = writing.outlook(game, me[game.next_author])
         if view.pending.side == game.player(game.next_author).side:
             return game.next_author
         _move(folder, me[game.next_author], [])
@@ -209,7 +210,7 @@ def test_a_game_pinned_to_an_older_version_is_judged_by_it(tmp_path: Path) -> No
 
 def test_a_version_this_installation_does_not_judge_is_refused_naming_both(tmp_path: Path) -> None:
     host = ids.generate("host", tmp_path / "k")
-    invite = referee.make_invite(host, "Alice", duel.RULESET, "duel", "Red", {}, chain_length=8)
+    invite = writing.make_invite(host, "Alice", duel.RULESET, "duel", "Red", {}, chain_length=8)
     forged = movefile.sign(msgspec.structs.replace(invite.body, ruleset_version="3"), host)
     with pytest.raises(RulesetProblem, match=r"judged by duel 3, this installation judges duel 1, 2"):
         referee.check_invite(forged, "file 0")
@@ -218,7 +219,7 @@ def test_a_version_this_installation_does_not_judge_is_refused_naming_both(tmp_p
 def _rest_heals(folder: Path, me: dict[str, Identity], role: str) -> int:
     """`role` rests (after taking a wound so that the rest shows); the hp it gained."""
     game = store.load(folder)
-    state = referee.outlook(game, me[role]).resolution.state
+    state = writing.outlook(game, me[role]).resolution.state
     index = state.sides.index(game.player(role).side)
     wounded = msgspec.structs.replace(state, hp=tuple(1 if i == index else h for i, h in enumerate(state.hp)))
     after, _ = game.ruleset.apply(wounded, {"action": "rest"}, None)
@@ -305,11 +306,11 @@ def test_one_player_alone_cannot_change_the_rules(tmp_path: Path) -> None:
     _move(folder, me[other], [])
     game = store.load(folder)
     with pytest.raises(RulesChangeRefused):
-        referee.make_move(game, me[role], [], accept_rules=True)
+        writing.make_move(game, me[role], [], accept_rules=True)
     # an acceptance signed by the proposer's key in the opponent's place is refused for its signature
     (folder / file_name(game.next_seq - 1)).unlink()
     game = store.load(folder)
-    honest = referee.make_move(game, me[other], [], accept_rules=True)
+    honest = writing.make_move(game, me[other], [], accept_rules=True)
     forged = movefile.sign(honest.body, me[role])
     with pytest.raises(BadSignature):
         referee.admit(store.load(folder).copy(), movefile.parse(forged.raw, "forged"), "forged")

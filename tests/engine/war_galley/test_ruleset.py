@@ -28,6 +28,7 @@ from engine.war_galley.turn.decisions import (
     to_json,
 )
 from pbem import identity as ids
+from pbem import writing
 from pbem import referee
 from pbem import ruleset as rulesets
 from pbem.ruleset import Ruleset
@@ -124,21 +125,21 @@ def test_a_game_through_signed_files(tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
     path.write_text(SKIRMISH)
     host, guest = ids.generate("alice", tmp_path / "keys"), ids.generate("bob", tmp_path / "keys")
-    invite = referee.make_invite(host, "Alice", RULESET, str(path), "rome", {}, chain_length=64)
+    invite = writing.make_invite(host, "Alice", RULESET, str(path), "rome", {}, chain_length=64)
     game = referee.replay([invite.raw], ["0"])
-    accept = referee.make_accept(game, guest, "Bob", 64)
+    accept = writing.make_accept(game, guest, "Bob", 64)
     referee.admit(game, accept, "1")
     me = {"host": host, "guest": guest}
     chooser = random.Random(4)
     decided = 0
     for seq in range(2, 40):
         role = game.next_author
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         decisions = []
         if view.pending.side == game.player(role).side and not view.pending.finished:
             decisions = [chooser.choice(RULESET.legal(view.resolution.state))]
             decided += 1
-        signed = referee.make_move(game, me[role], decisions)
+        signed = writing.make_move(game, me[role], decisions)
         referee.admit(game, signed, str(seq))
     assert decided >= 10
     again = referee.replay([f.raw for f in game.files], [str(n) for n in range(len(game.files))])

@@ -20,6 +20,7 @@ from engine.war_galley.battles import choices, secrets
 from engine.war_galley.map_and_galleys.galley import Capture, parse_galley_id
 from engine.war_galley.ruleset import RULESET
 from pbem import commitments, referee
+from pbem import writing
 from pbem import identity as ids
 from pbem import ruleset as rulesets
 from pbem.folder import write_atomic
@@ -70,17 +71,17 @@ def _play_until_committed(folder: Path, keys: Path) -> tuple[referee.Game, dict[
     host, guest = ids.generate("octavia", keys), ids.generate("antonius", keys)
     ruleset = rulesets.find("war-galley")
     folder.mkdir(parents=True)
-    invite = referee.make_invite(host, "Octavia", ruleset, "actium", "octavians", {}, chain_length=CHAIN)
+    invite = writing.make_invite(host, "Octavia", ruleset, "actium", "octavians", {}, chain_length=CHAIN)
     write_atomic(folder / file_name(0), invite.raw)
     game = referee.replay([invite.raw], [str(folder / file_name(0))])
-    accept = referee.make_accept(game, guest, "Antonius", CHAIN)
+    accept = writing.make_accept(game, guest, "Antonius", CHAIN)
     referee.admit(game, accept, str(folder / file_name(1)))
     write_atomic(folder / file_name(1), accept.raw)
     me = {"host": host, "guest": guest}
     treasure = ""
     for _ in range(12):
         role = game.next_author
-        view = referee.outlook(game, me[role])
+        view = writing.outlook(game, me[role])
         player = game.player(role)
         decisions: list[Any] = []
         if view.pending.side == player.side:
@@ -95,7 +96,7 @@ def _play_until_committed(folder: Path, keys: Path) -> tuple[referee.Game, dict[
                 decisions = [RULESET.legal(state)[0]]
             else:
                 return game, me, treasure
-        signed = referee.make_move(game, me[role], decisions, "")
+        signed = writing.make_move(game, me[role], decisions, "")
         path = folder / file_name(signed.body.seq)
         referee.admit(game, signed, str(path))
         write_atomic(path, signed.raw)
