@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import games  # noqa: E402
 
-from pbem.movefile import author_of  # noqa: E402
+from pbem.signed.movefile import author_of  # noqa: E402
 
 BENCH = Path(__file__).parent
 PBEM = [str(Path(sys.executable).parent / "pbem")]
@@ -191,9 +191,9 @@ def bench_length(source: Path, length: int, runs: int, work: Path, commands: set
         shutil.copytree(pristine, folder)
         # A player's files were written minutes or days before his command, not a moment ago: within
         # one command pbem reads a file again only if its times are too recent to prove it unchanged
-        # (pbem.folder._RACY_NS), and a fresh copy's are. Not timed.
+        # (pbem.game.folder._RACY_NS), and a fresh copy's are. Not timed.
         time.sleep(2.1)
-        # The state cache records each file's inode and times (pbem.folder.Seen), which a copy changes: a
+        # The state cache records each file's inode and times (pbem.game.folder.Seen), which a copy changes: a
         # player's previous command left it recording his files as they are, as this untimed status does.
         run_once(PBEM + ["status", str(folder), "--keys", str(keys / nxt)])
 

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import intake  # noqa: E402
+from pbem.exchange import intake  # noqa: E402
 from pbem.errors import MalformedFile  # noqa: E402
 
 FLOODS = {

@@ -22,8 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import archive, referee, report, store  # noqa: E402
-from pbem.referee import Resolution  # noqa: E402
+from pbem.reports import archive  # noqa: E402
+from pbem.game import referee
+from pbem.reports import report
+from pbem.game import store
+from pbem.game.referee import Resolution  # noqa: E402
 from tests.reports.games import play  # noqa: E402
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pbem import folder as folders, identity as ids, movefile
+from pbem.game import folder as folders
+from pbem.signed import identity as ids
+from pbem.signed import movefile
 
 
 def floor(folder: Path) -> int:

@@ -28,12 +28,14 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import folder as folders
-from pbem import writing
-from pbem import identity as ids
-from pbem import session, store
-from pbem import ruleset as rulesets
-from pbem.demo import choose_orders
+from pbem.exchange import intake
+from pbem.game import folder as folders
+from pbem.game import writing
+from pbem.signed import identity as ids
+from pbem.game import session
+from pbem.game import store
+from pbem.game import ruleset as rulesets
+from pbem.cli.demo import choose_orders
 
 RULESET = "war-galley"
 START_TIME = 1_800_000_000  # the first file's time; each file one minute later
@@ -138,7 +140,7 @@ def make_game(scenario: str, files: int, seed: int = 1) -> Path:
             invite = writing.make_invite(me["host"], "Alice", ruleset, scenario, sides[0], {}, game_id=game_id)
             invite_path = session.start(work / "invite", invite)
             fixed.at(1)
-            session.accept(invite_path, game_folder, me["guest"], "Bob", 100_000)
+            session.accept(intake.one_file(invite_path), game_folder, me["guest"], "Bob", 100_000)
             shutil.rmtree(work / "invite")
         while True:
             game = store.load(game_folder)

@@ -5,7 +5,7 @@
 Replays the folder as `pbem verify` does (referee.load without the state
 cache), and prints the top of the profile. The figures are cProfile's: it
 slows calls down, so read the shares, not the seconds. The rules a decision
-runs in pbem.paused's greenlet run on the main thread, so the one profile
+runs in pbem.game.paused's greenlet run on the main thread, so the one profile
 sees them.
 """
 
@@ -17,7 +17,7 @@ import pstats
 import time
 from pathlib import Path
 
-from pbem import store
+from pbem.game import store
 
 
 def main() -> None:

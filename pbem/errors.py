@@ -104,7 +104,7 @@ class FolderProblem(PbemError):
 
 
 class FolderLocked(FolderProblem):
-    """Another pbem command is writing to the game folder right now (pbem.lock)."""
+    """Another pbem command is writing to the game folder right now (pbem.game.lock)."""
 
     exit_code = 16
 

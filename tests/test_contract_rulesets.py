@@ -9,10 +9,10 @@ import pytest
 
 import engine.contract
 from engine import adapter
-from pbem import commitments
-from pbem import ruleset as rulesets
-from pbem.dice import DiceStream, NoDiceYet, SealedDice
-from pbem.ruleset import Ruleset
+from pbem.signed import commitments
+from pbem.game import ruleset as rulesets
+from pbem.signed.dice import DiceStream, NoDiceYet, SealedDice
+from pbem.game.ruleset import Ruleset
 
 CONTRACT = [name for name in Ruleset.__dict__ if not name.startswith("_")] + ["name", "version", "illegal_errors"]
 STEPS = 40

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
+PBEM = [sys.executable, "-c", "from pbem.cli.app import main; main()"]
 
 
 def run(args: list[str], hash_seed: str) -> subprocess.CompletedProcess[str]:

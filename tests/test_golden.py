@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import folder, referee
+from pbem.game import folder
+from pbem.game import referee
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -45,7 +45,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Dice Duel is a ruleset like the others: its package, its data and templates travel in the wheel
     assert {"engine/duel/ruleset.py", "scenarios/duel/rules.json", "templates/duel/board.html.j2"} <= set(names), names
     assert not any(n.startswith("pbem/duel") for n in names)
-    assert "pbem/help.txt" in names  # `pbem --help` without typer (pbem.helptext)
+    assert "pbem/cli/help.txt" in names  # `pbem --help` without typer (pbem.cli.helptext)
     assert not any(n.startswith("tests/") for n in names)
     return wheel
 

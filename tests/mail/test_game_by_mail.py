@@ -21,12 +21,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, store
-from pbem import writing
-from pbem.cli import app
-from pbem.demo import choose_orders
-from pbem.movefile import Move
-from pbem.tally import tally
+from pbem.signed import identity as ids
+from pbem.game import store
+from pbem.game import writing
+from pbem.cli.app import app
+from pbem.cli.demo import choose_orders
+from pbem.signed.movefile import Move
+from pbem.reports.tally import tally
 
 from .conftest import PLAYERS, MailSystem
 

@@ -21,8 +21,11 @@ from typing import Callable
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, mailconfig, watch, store
-from pbem.cli import app
+from pbem.signed import identity as ids
+from pbem.exchange import mailconfig
+from pbem.exchange import watch
+from pbem.game import store
+from pbem.cli.app import app
 
 from .conftest import PLAYERS, MailSystem
 
@@ -160,7 +163,7 @@ def test_a_folder_locked_during_a_round_loses_nothing(duel: Game, monkeypatch: p
     monkeypatch.setenv("PBEM_LOCK_WAIT", "0")
     duel.bob_sends()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from pbem import lock\n"
+        [sys.executable, "-c", "import sys; from pbem.game import lock\n"
          f"with lock.hold(__import__('pathlib').Path({str(duel.alice)!r}), 'pbem move'):\n"
          "    print('held', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,

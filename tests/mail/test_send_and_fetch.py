@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids
-from pbem.cli import app
+from pbem.signed import identity as ids
+from pbem.cli.app import app
 
 from .conftest import PLAYERS, MailSystem
 
@@ -64,7 +64,7 @@ def test_invitation_by_mail_then_acknowledgements_by_themselves(mail_system: Mai
 
 
 def test_plain_smtp_is_refused_off_loopback_and_passwords_never_in_the_file(tmp_path: Path) -> None:
-    from pbem import mailconfig
+    from pbem.exchange import mailconfig
     from pbem.errors import MailProblem
 
     config = tmp_path / "mail.toml"
@@ -125,8 +125,9 @@ def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, 
 
 
 def test_the_turn_report_is_attached_when_the_folder_has_one(players: dict[str, Path], tmp_path: Path) -> None:
-    from pbem import mailer, store
-    from pbem.cli_mail import report_for
+    from pbem.exchange import mailer
+    from pbem.game import store
+    from pbem.cli.mail import report_for
 
     alice, bob = tmp_path / "alice-game", tmp_path / "bob-game"
     run("new", "quick", "--ruleset", "duel", "--side", "Red", "--name", "Alice", "--out", str(alice), "--keys", str(players["alice"]))

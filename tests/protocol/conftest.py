@@ -20,13 +20,17 @@ from typing import Any, Callable
 
 import pytest
 
-from pbem import canonical, chain, identity as ids, referee, store
-from pbem import writing
-from pbem import ruleset as rulesets
-from pbem.folder import write_atomic
-from pbem.identity import Identity
-from pbem.movefile import author_of, file_name
-from pbem.referee import Game
+from pbem.signed import canonical
+from pbem.signed import chain
+from pbem.signed import identity as ids
+from pbem.game import referee
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
+from pbem.game.folder import write_atomic
+from pbem.signed.identity import Identity
+from pbem.signed.movefile import author_of, file_name
+from pbem.game.referee import Game
 
 CHAIN = 128
 # Each side's decisions, cycled whenever the ruleset asks that side to act.
@@ -202,7 +206,7 @@ class Kit:
           is byte-for-byte unchanged afterwards.
         Returns the load error's message.
         """
-        from pbem import session
+        from pbem.game import session
 
         bad = self.lay_out(tmp / f"verify-{k}", self.rec.raws[:k] + [raw])
         with pytest.raises(error) as info:
@@ -214,7 +218,7 @@ class Kit:
         return str(info.value)
 
     def rejects(self, folder: Path, raw: bytes, error: type[Exception], what: str = "incoming") -> str:
-        from pbem import session
+        from pbem.game import session
 
         before = self.snapshot(folder)
         with pytest.raises(error) as info:
@@ -255,7 +259,7 @@ def pbem(tmp_path: Path) -> Callable[..., Run]:
         env.pop("PBEM_KEY", None)
         env["PBEM_KEYS"] = str(keys if keys is not None else home / "no-keys")
         command = shutil.which("pbem")
-        argv = [command] if command else [sys.executable, "-c", "from pbem.cli import main; main()"]
+        argv = [command] if command else [sys.executable, "-c", "from pbem.cli.app import main; main()"]
         done = subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=600)  # a hang guard, not a speed test (bench/ times commands)
         return Run(done.returncode, done.stdout, done.stderr)
 

@@ -17,8 +17,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pbem import chain, dice, identity as ids, movefile, referee, session, store
-from pbem import writing
+from pbem.signed import chain
+from pbem.signed import dice
+from pbem.signed import identity as ids
+from pbem.signed import movefile
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
 from pbem.errors import (
     BadReveal,
     BadSignature,
@@ -36,7 +42,7 @@ from pbem.errors import (
     WrongGame,
     WrongTurn,
 )
-from pbem.movefile import author_of, file_name
+from pbem.signed.movefile import author_of, file_name
 
 from .conftest import CHAIN, Kit, Recorded
 

@@ -1,4 +1,4 @@
-"""pbem.checked_ahead: files parsed and signatures checked by a forked child change nothing a replay finds or says.
+"""pbem.game.checked_ahead: files parsed and signatures checked by a forked child change nothing a replay finds or says.
 
 Every game here is short, so the child is forced on (AHEAD_FROM = 1) and
 each outcome compared with the replay that checks every signature itself.
@@ -14,9 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import canonical, movefile, referee, checked_ahead
+from pbem.signed import canonical
+from pbem.signed import movefile
+from pbem.game import referee
+from pbem.game import checked_ahead
 from pbem.errors import BadSignature, PbemError
-from pbem.movefile import author_of
+from pbem.signed.movefile import author_of
 
 from .conftest import Kit, Recorded
 

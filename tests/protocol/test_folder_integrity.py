@@ -18,8 +18,16 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import armor, chain, folder as folders, identity as ids, referee, session, statecache, store
-from pbem import writing
+from pbem.exchange import intake
+from pbem.exchange import armor
+from pbem.signed import chain
+from pbem.game import folder as folders
+from pbem.signed import identity as ids
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import statecache
+from pbem.game import store
+from pbem.game import writing
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -30,7 +38,7 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
-from pbem.movefile import author_of, file_name
+from pbem.signed.movefile import author_of, file_name
 
 from .conftest import Kit, Recorded
 
@@ -253,10 +261,10 @@ def test_an_armored_mail_with_a_damaged_last_block_writes_nothing(kit: Kit, reco
     (tmp_path / "mail.txt").write_text(damaged)
     before = kit.snapshot(folder)
     with pytest.raises(MalformedFile):
-        session.receive(folder, session.read_incoming(tmp_path / "mail.txt"))
+        session.receive(folder, intake.incoming(tmp_path / "mail.txt"))
     assert kit.snapshot(folder) == before
     (tmp_path / "mail.txt").write_text(mail)
-    assert len(session.receive(folder, session.read_incoming(tmp_path / "mail.txt")).added) == 3
+    assert len(session.receive(folder, intake.incoming(tmp_path / "mail.txt")).added) == 3
 
 
 def test_atomic_write_leaves_no_temporary_file_and_replaces_whole(tmp_path: Path) -> None:
@@ -270,7 +278,7 @@ def test_atomic_write_leaves_no_temporary_file_and_replaces_whole(tmp_path: Path
 FULL_DISK = r"""
 import resource, signal, sys
 from pathlib import Path
-from pbem import session
+from pbem.game import session
 from pbem.errors import PbemError
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 limit = int(sys.argv[2])
@@ -338,7 +346,7 @@ def test_accept_and_start_refuse_a_folder_in_use(kit: Kit, recorded: Recorded, g
     invitation.write_bytes(recorded.raws[0])
     third = ids.generate("carol", tmp_path / "carol-keys")
     with pytest.raises(UsageError):
-        session.accept(invitation, game_dir, third, "Carol", 8)
+        session.accept(intake.one_file(invitation), game_dir, third, "Carol", 8)
     with pytest.raises(UsageError):
         session.start(game_dir, referee.replay(recorded.raws[:1], ["0"]).files[0])
     assert kit.snapshot(game_dir) == before
@@ -478,8 +486,8 @@ def test_cli_with_a_corrupted_key_is_key_problem(kit: Kit, recorded: Recorded, t
 
 
 def test_reading_a_games_files_at_once_words_every_failure_as_reading_one(tmp_path: Path) -> None:
-    """store.load reads a long game's files with pbem.folder.read_game_files: the same bytes, and the same one-line errors, as pbem.folder.read (a folder or an oversized file named like a game file)."""
-    from pbem import folder as folders
+    """store.load reads a long game's files with pbem.game.folder.read_game_files: the same bytes, and the same one-line errors, as pbem.game.folder.read (a folder or an oversized file named like a game file)."""
+    from pbem.game import folder as folders
     from pbem.errors import MalformedFile, MissingFile
 
     small, empty = tmp_path / "000000.pbem", tmp_path / "000001.pbem"
@@ -530,7 +538,7 @@ def cli(tmp_path: Path, *args: str, state: Path | None = None, keys: Path | None
                        XDG_STATE_HOME=str(state if state is not None else home / ".local" / "state"),
                        PBEM_KEYS=str(keys if keys is not None else home / "no-keys"), **env)
     environment.pop("PBEM_KEY", None)
-    argv = [sys.executable, "-c", "from pbem.cli import main; main()", *args]
+    argv = [sys.executable, "-c", "from pbem.cli.app import main; main()", *args]
     return subprocess.run(argv, capture_output=True, text=True, env=environment, timeout=600,  # a hang guard
                           preexec_fn=_memory_cap)
 
@@ -575,7 +583,7 @@ def test_attack_a_planted_lock_is_refused_and_nothing_is_written_through_it(
         kit: Kit, recorded: Recorded, tmp_path: Path, command: str, planted: str) -> None:
     """`.pbem-lock` planted as a link made pbem write its holder line through it, over any file the user can
     write (and then remove the link): refused now, in one line, before anything changes."""
-    from pbem import lock
+    from pbem.game import lock
 
     k = recorded.acks()[0]  # receive file k; or move: write file k, an acknowledgement needing no orders
     folder = kit.copy(tmp_path / "g", k)
@@ -603,7 +611,7 @@ def test_attack_a_planted_lock_is_refused_and_nothing_is_written_through_it(
 
 def test_attack_a_lock_holder_planted_as_dev_zero_is_not_read(kit: Kit, recorded: Recorded, tmp_path: Path) -> None:
     """A second command names the holder from `.pbem-lock`: planted as a link to /dev/zero it was read whole."""
-    from pbem import lock
+    from pbem.game import lock
     from pbem.errors import FolderLocked
 
     k = len(recorded.raws) - 1
@@ -623,7 +631,7 @@ def test_attack_a_planted_state_cache_is_ignored_and_replaced(tmp_path: Path, mo
     """`.pbem-state` linked to /dev/zero made `status` fail (MemoryError, rc 70; `move` grew to 23.7 GB), a
     FIFO hung it. The cache is only a cache: such a name is ignored (the command replays), and a command
     that succeeds replaces it with its own file, never writing through a link."""
-    from pbem import statecache
+    from pbem.game import statecache
     from pbem.errors import KeyProblem
 
     folder = tauris_copy(tmp_path, 121)
@@ -657,7 +665,7 @@ def test_attack_a_game_file_planted_as_a_fifo_is_refused_not_waited_on(tmp_path:
 def test_attack_a_planted_report_link_is_refused_and_nothing_outside_is_written(tmp_path: Path) -> None:
     """`report/` planted as a link made every turn report land where it pointed; a report's own name
     planted as a link was replaced (rename), and stays so; `pbem mail` attaches no linked report."""
-    from pbem import cli_mail
+    from pbem.cli import mail as cli_mail
 
     folder = tauris_copy(tmp_path, 121)
     incoming = tmp_path / "in.pbem"
@@ -699,7 +707,7 @@ def _forge_with_a_matching_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     import msgspec
 
-    from pbem import statecache
+    from pbem.game import statecache
 
     folder = tauris_copy(tmp_path, 121)
     attacker = tmp_path / "attacker-state"

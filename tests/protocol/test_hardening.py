@@ -22,9 +22,16 @@ from typing import Any
 
 import pytest
 
-from pbem import canonical, edwards, identity as ids, lock, movefile, referee, session, store
-from pbem import writing
-from pbem import ruleset as rulesets
+from pbem.signed import canonical
+from pbem.signed import edwards
+from pbem.signed import identity as ids
+from pbem.game import lock
+from pbem.signed import movefile
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
 from pbem.errors import (
     BrokenChain,
     FolderLocked,
@@ -34,7 +41,7 @@ from pbem.errors import (
     RulesetFailure,
     RulesetProblem,
 )
-from pbem.movefile import author_of, file_name
+from pbem.signed.movefile import author_of, file_name
 
 from .conftest import Kit, Recorded
 from .test_attacks import assert_clean_failure, equivocating_file
@@ -46,7 +53,7 @@ CLEAR = "\x1b[2J\x1b[H"
 
 def _argv() -> list[str]:
     command = shutil.which("pbem")
-    return [command] if command else [sys.executable, "-c", "from pbem.cli import main; main()"]
+    return [command] if command else [sys.executable, "-c", "from pbem.cli.app import main; main()"]
 
 
 def _env(keys: Path, **extra: str) -> dict[str, str]:
@@ -170,7 +177,7 @@ def test_accept_and_status_name_a_modified_builtin_scenario_and_what_differs(tmp
 
 
 def test_a_long_difference_is_bounded(tmp_path: Path) -> None:
-    from pbem import provenance
+    from pbem.reports import provenance
 
     builtin = "".join(f"line {i}\n" for i in range(500)).encode()
     changed = "".join(f"LINE {i}\x1b\n" for i in range(500)).encode()
@@ -313,7 +320,7 @@ def test_two_concurrent_receives_of_two_versions_never_both_succeed(kit: Kit, re
     assert sorted(codes) in ([0, 10], [0, 16]), [(r.stdout.read(), r.stderr.read()) for r in runs]  # type: ignore[union-attr]
     winner = (first, second)[codes.index(0)]
     assert (folder / file_name(k)).read_bytes() == winner.read_bytes()
-    # the game's files and nothing else, but the local state cache a successful command leaves (pbem.statecache)
+    # the game's files and nothing else, but the local state cache a successful command leaves (pbem.game.statecache)
     # besides the game files: the state cache and the turn reports, which the protocol never reads
     assert sorted(p.name for p in folder.iterdir() if p.name not in (".pbem-state", "report")) == [
         file_name(i) for i in range(k + 1)

@@ -2,7 +2,7 @@
 
 A player signs whatever JSON he likes as a decision. The ruleset must refuse
 every malformed one with its illegal-order error (before any die), or apply
-it; once a decision has rolled a die it must not fail at all (pbem/ruleset.py).
+it; once a decision has rolled a die it must not fail at all (pbem/game/ruleset.py).
 Anything else (KeyError, TypeError, RecursionError...) used to reach the CLI
 as rc 70, in `receive` and in a third party's `verify`, naming no file.
 """
@@ -17,9 +17,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import referee
-from pbem import ruleset as rulesets
-from pbem.dice import DiceStream, NoDiceYet, SealedDice
+from pbem.game import referee
+from pbem.game import ruleset as rulesets
+from pbem.signed.dice import DiceStream, NoDiceYet, SealedDice
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
 RULESET = rulesets.find("war-galley")

@@ -18,9 +18,11 @@ from typing import Callable
 
 import pytest
 
-from pbem import armor, intake, session
+from pbem.exchange import armor
+from pbem.exchange import intake
+from pbem.game import session
 from pbem.errors import MalformedFile
-from pbem.movefile import file_name
+from pbem.signed.movefile import file_name
 
 from .conftest import Kit, Recorded, Run
 
@@ -171,9 +173,9 @@ def test_attack_a_note_holding_armor_does_not_smuggle_another_file_in(kit: Kit, 
     assert armor.BEGIN.encode() in raw and raw.startswith(b"{")
     path = tmp_path / "move.pbem"
     path.write_bytes(raw)
-    assert session.read_incoming(path) == [(raw, str(path))]  # the file itself, nothing from its note
+    assert intake.incoming(path) == [(raw, str(path))]  # the file itself, nothing from its note
     folder = kit.copy(tmp_path / "game", k)
-    assert session.receive(folder, session.read_incoming(path)).added == [folder / file_name(k)]
+    assert session.receive(folder, intake.incoming(path)).added == [folder / file_name(k)]
     assert (folder / file_name(k)).read_bytes() == raw
 
 
@@ -182,7 +184,7 @@ def test_attack_a_note_holding_a_begin_marker_does_not_make_a_valid_file_skipped
     path = tmp_path / "move.pbem"
     path.write_bytes(raw)
     folder = kit.copy(tmp_path / "game", k)
-    received = session.receive(folder, session.read_incoming(path))
+    received = session.receive(folder, intake.incoming(path))
     assert received.added == [folder / file_name(k)]
     assert (folder / file_name(k)).read_bytes() == raw
 

@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from pbem import armor, canonical, movefile, store
+from pbem.exchange import armor
+from pbem.signed import canonical
+from pbem.signed import movefile
+from pbem.game import store
 from pbem.errors import (
     BadSignature,
     BrokenChain,
@@ -25,7 +28,7 @@ from pbem.errors import (
     WrongGame,
     WrongTurn,
 )
-from pbem.movefile import author_of, file_name
+from pbem.signed.movefile import author_of, file_name
 
 from .conftest import Kit, Recorded
 

@@ -24,11 +24,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem import commitments, identity as ids, session, store
-from pbem import writing
-from pbem import ruleset as rulesets
-from pbem.cli_player import check_orders
-from pbem.demo import choose_orders
+from pbem.exchange import intake
+from pbem.signed import commitments
+from pbem.signed import identity as ids
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
+from pbem.cli.player import check_orders
+from pbem.cli.demo import choose_orders
 from pbem.errors import GameOver, IllegalDecision, KeyProblem, UsageError, WrongTurn
 from tests.unit.test_cli_flow import pbem, snapshot
 
@@ -62,7 +66,7 @@ def _play(root: Path, name: str, scenario: str, most: int) -> Stops:
     for attempt in range(5):
         folder = root / f"game-{attempt}"
         session.start(folder, writing.make_invite(me["host"], "Alice", ruleset, scenario, info.sides[0], {}))
-        session.accept(folder / "000000.pbem", folder, me["guest"], "Bob", 1000)
+        session.accept(intake.one_file(folder / "000000.pbem"), folder, me["guest"], "Bob", 1000)
         for _ in range(most):
             game = store.load(folder)
             if game.finished() or KINDS[name] <= set(stops.folders):
@@ -140,7 +144,7 @@ def _check_never_crashes(stops: Stops, kind: str, lines: list[str]) -> None:
     # The ruleset's illegal and notation errors, as pbem reports them, and a decision that is legal but
     # follows one that ends the player's turn (WrongTurn) or the game (GameOver). Not RulesetFailure, not 70.
     except (IllegalDecision, WrongTurn, GameOver, *_SECRET_LINE_ERRORS) as exc:
-        if isinstance(exc, _SECRET_LINE_ERRORS):  # pbem reads these lines itself (pbem.commitments)
+        if isinstance(exc, _SECRET_LINE_ERRORS):  # pbem reads these lines itself (pbem.signed.commitments)
             assert any(commitments.is_secret_line(line.strip()) for line in lines), exc
         message = str(exc)
         assert "\n" not in message and "\x1b" not in message, message[:300]

@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from pbem import store
+from pbem.game import store
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
 

@@ -1,4 +1,4 @@
-"""pbem.statehash: the state hash a file signs is SHA-256 of the bytes, whatever was hashed before.
+"""pbem.game.statehash: the state hash a file signs is SHA-256 of the bytes, whatever was hashed before.
 
 The hasher resumes from the previous bytes' shared blocks; these tests feed it
 sequences of byte strings that share prefixes of every length (block
@@ -13,7 +13,7 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.statehash import PrefixHasher
+from pbem.game.statehash import PrefixHasher
 
 BLOCK = 64  # small blocks, so short inputs cross many boundaries
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import referee, store
+from pbem.game import referee
+from pbem.game import store
 from tests.reports.games import play
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"

@@ -10,10 +10,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pbem import identity as ids, session, store
-from pbem import writing
-from pbem import ruleset as rulesets
-from pbem.demo import choose_orders
+from pbem.exchange import intake
+from pbem.signed import identity as ids
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
+from pbem.cli.demo import choose_orders
 
 
 def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1,
@@ -26,8 +29,8 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
     me = {role: ids.generate(role, keys[role]) for role in keys}
     invite = writing.make_invite(me["host"], names[0], ruleset, scenario, sides[0], {})
     invite_path = session.start(folders["host"], invite)
-    _, accept_path = session.accept(invite_path, folders["guest"], me["guest"], names[1], 10_000)
-    session.receive(folders["host"], session.read_incoming(accept_path))
+    _, accept_path = session.accept(intake.one_file(invite_path), folders["guest"], me["guest"], names[1], 10_000)
+    session.receive(folders["host"], intake.incoming(accept_path))
     chooser = random.Random(seed)
     role = "host"
     while True:
@@ -40,6 +43,6 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
         path, _, _ = session.move(folders[role], me[role], orders, note, keys[role])
         other = "guest" if role == "host" else "host"
-        session.receive(folders[other], session.read_incoming(path))
+        session.receive(folders[other], intake.incoming(path))
         role = other
     return folders["host"]

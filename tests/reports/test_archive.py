@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from pbem import archive
+from pbem.reports import archive
 from pbem.errors import BadSignature, MalformedFile, StateMismatch
-from pbem.referee import Game
+from pbem.game.referee import Game
 
 BLOCK = re.compile(r'(id="pbem-file-(\d{6})" data-name="[^"]*">)([^<]*)<')
 
 
 def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from pbem.cli.app import main; main()", *args],
                           capture_output=True, text=True, timeout=300)
 
 

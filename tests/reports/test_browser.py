@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from pbem import archive, report
-from pbem.referee import Game
+from pbem.reports import archive
+from pbem.reports import report
+from pbem.game.referee import Game
 from tests.reports.conftest import HOSTILE_NAME
 
 
@@ -108,7 +109,7 @@ def test_hostile_text_shows_as_text_in_every_page(hostile: Game, browser: Any, t
 
 
 def test_a_duel_report_loads(browser: Any, tmp_path: Path) -> None:
-    from pbem import store
+    from pbem.game import store
     from tests.reports.conftest import EXAMPLES
 
     game = store.load(EXAMPLES / "duel-game")

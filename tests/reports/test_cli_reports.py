@@ -10,7 +10,7 @@ import pytest
 
 
 def pbem(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *map(str, args)],
+    return subprocess.run([sys.executable, "-c", "from pbem.cli.app import main; main()", *map(str, args)],
                           capture_output=True, text=True, timeout=300)
 
 

@@ -5,7 +5,7 @@ and the archive index showed a copy of a built-in battle with one line changed
 under the built-in title (which the scenario's own data supplies) with no
 mark. Every page now carries the mark beside the title, in the page's <title>,
 and a note for each thing that is not the built-in: scenario, rules data,
-options (pbem/provenance.py, templates/pbem/_mark.html.j2, _provenance.html.j2).
+options (pbem/reports/provenance.py, templates/pbem/_mark.html.j2, _provenance.html.j2).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import archive, provenance, report
-from pbem import ruleset as rulesets
-from pbem.referee import Game
+from pbem.reports import archive
+from pbem.reports import provenance
+from pbem.reports import report
+from pbem.game import ruleset as rulesets
+from pbem.game.referee import Game
 
 
 class Page(HTMLParser):

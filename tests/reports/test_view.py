@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from pbem import report
-from pbem import ruleset as rulesets
-from pbem.referee import Game
+from pbem.reports import report
+from pbem.game import ruleset as rulesets
+from pbem.game.referee import Game
 
 
 def plain(value: Any) -> bool:

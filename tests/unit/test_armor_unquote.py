@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import armor
+from pbem.exchange import armor
 
 _PER_LINE = re.compile(r"^[\s>]*")
 

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from pbem import canonical
+from pbem.signed import canonical
 from pbem.errors import MalformedFile
 
 json_values = st.recursive(

@@ -3,7 +3,8 @@ from collections import Counter
 
 import pytest
 
-from pbem import chain, dice
+from pbem.signed import chain
+from pbem.signed import dice
 
 
 def test_documented_chain_vector() -> None:

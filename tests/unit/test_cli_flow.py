@@ -18,7 +18,7 @@ def pbem(*args: str, keys: Path | None = None, cwd: Path | None = None) -> subpr
     if keys is not None:
         env["PBEM_KEYS"] = str(keys)
     return subprocess.run(
-        [sys.executable, "-c", "from pbem.cli import main; main()", *args],
+        [sys.executable, "-c", "from pbem.cli.app import main; main()", *args],
         capture_output=True, text=True, env=env, cwd=cwd, timeout=120,
     )
 
@@ -130,8 +130,12 @@ def test_move_when_it_is_not_your_turn_changes_nothing(tmp_path: Path) -> None:
     assert snapshot(folder) == before
 
 
-def test_history_tells_every_file_and_its_dice() -> None:
-    text = ok(pbem("history", str(EXAMPLE)))
+def test_history_tells_every_file_and_its_dice(tmp_path: Path) -> None:
+    game = tmp_path / "duel"
+    shutil.copytree(EXAMPLE, game)
+    ok(pbem("status", str(game)))  # writes the state cache: history must replay all the same (it keeps no events)
+    assert (game / ".pbem-state").exists()
+    text = ok(pbem("history", str(game)))
     files = len(list(EXAMPLE.glob("*.pbem")))
     assert text.count("\nfile ") + text.startswith("file ") == files
     assert "dice (keyed by file 2's reveal)" in text

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem import identity as ids
-from pbem import writing
-from pbem import session, store
-from pbem import ruleset as rulesets
-from pbem.demo import choose_orders
+from pbem.exchange import intake
+from pbem.signed import identity as ids
+from pbem.game import writing
+from pbem.game import session
+from pbem.game import store
+from pbem.game import ruleset as rulesets
+from pbem.cli.demo import choose_orders
 from tests.unit.test_cli_flow import fails, ok, pbem, snapshot
 
 
@@ -27,8 +29,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path
     ruleset = rulesets.find("war-galley")
     invite = writing.make_invite(me["host"], "Alice", ruleset, "tauris", "caesarians", {})
     session.start(folders["host"], invite)
-    _, accepted = session.accept(folders["host"] / "000000.pbem", folders["guest"], me["guest"], "Bob", 500)
-    session.receive(folders["host"], session.read_incoming(accepted))
+    _, accepted = session.accept(intake.one_file(folders["host"] / "000000.pbem"), folders["guest"], me["guest"], "Bob", 500)
+    session.receive(folders["host"], intake.incoming(accepted))
     rng = random.Random(5)
     for _ in range(200):
         role = store.load(folders["host"]).next_author
@@ -38,7 +40,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path
             break
         orders = choose_orders(ruleset, view.resolution.state, played.player(role).side, rng)
         path, _, _ = session.move(folders[role], me[role], orders, "", keys[role])
-        session.receive(folders["guest" if role == "host" else "host"], session.read_incoming(path))
+        session.receive(folders["guest" if role == "host" else "host"], intake.incoming(path))
     return {"bob": (folders["guest"], keys["guest"]), "alice": (folders["host"], keys["host"])}
 
 

@@ -1,4 +1,4 @@
-"""pbem.cli_start builds only the command a run names (or the bare list of commands): what it prints and
+"""pbem.cli.start builds only the command a run names (or the bare list of commands): what it prints and
 how it fails must be exactly what typer's whole app gives, for every command, its help and its usage errors."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from collections.abc import Sequence
 import pytest
 import typer.main
 
-from pbem import cli_start
-from pbem.cli import app
+from pbem.cli import start as cli_start
+from pbem.cli.app import app
 
 
 def run(command: object, args: Sequence[str]) -> tuple[str, str]:
-    """(what it printed, how it ended) for one command line, as pbem.cli.main runs it."""
+    """(what it printed, how it ended) for one command line, as pbem.cli.app.main runs it."""
     out = io.StringIO()
     ended = "returned"
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):

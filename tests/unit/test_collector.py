@@ -1,4 +1,4 @@
-"""pbem.collector: cycles collected rarely, and what is alive at exit frozen."""
+"""pbem.cli.collector: cycles collected rarely, and what is alive at exit frozen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ def test_a_pbem_process_collects_cycles_rarely_and_freezes_what_is_left_at_exit(
 
     code = ("import atexit, gc\n"
             "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"  # runs after pbem's
-            "from pbem import collector\n"
+            "from pbem.cli import collector\n"
             "collector.settle(); collector.settle()\n"
             "print('threshold:', gc.get_threshold()[0])\n"
             "cycle = []; cycle.append(cycle); del cycle\n"

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import commitments, identity as ids
+from pbem.signed import commitments
+from pbem.signed import identity as ids
 from pbem.errors import KeyProblem, UsageError
 
 GAME, NONCE = "ab" * 16, "cd" * 16

@@ -1,4 +1,4 @@
-"""Reading a game folder's files (pbem.folder.read_game_files): every file, every time, as it now is."""
+"""Reading a game folder's files (pbem.game.folder.read_game_files): every file, every time, as it now is."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import folder as folders
+from pbem.game import folder as folders
 
 
 def files(tmp_path: Path) -> list[Path]:

@@ -1,4 +1,4 @@
-"""pbem.helptext / pbem.entry: `pbem --help` from pbem/help.txt is exactly what typer prints, on every
+"""pbem.cli.helptext / pbem.cli.entry: `pbem --help` from pbem/cli/help.txt is exactly what typer prints, on every
 terminal it is printed on, and typer answers wherever it would print something else."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from pbem import helptext
-from pbem.cli import app
+from pbem.cli import helptext
+from pbem.cli.app import app
 
 
 def whole_app_help(columns: int, *args: str) -> str:
@@ -30,21 +30,21 @@ def whole_app_help(columns: int, *args: str) -> str:
 def run(*args: str, columns: int = 80, prog: str = "pbem") -> subprocess.CompletedProcess[str]:
     """The console script's own entry, as `pbem ARGS` runs it."""
     env = {**os.environ, "COLUMNS": str(columns)}
-    code = f"import sys; sys.argv[0] = {prog!r}; from pbem.entry import main; main()"
+    code = f"import sys; sys.argv[0] = {prog!r}; from pbem.cli.entry import main; main()"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
 def test_the_shipped_text_is_typers_own() -> None:
     shipped = Path(helptext.HELP_FILE).read_text(encoding="utf-8")
-    assert shipped == whole_app_help(80), "a command's help changed: run python -m pbem.helptext"
+    assert shipped == whole_app_help(80), "a command's help changed: run python -m pbem.cli.helptext"
     assert shipped == whole_app_help(200)  # click wraps to at most 80 columns, so every wider terminal gets it
 
 
 @pytest.mark.parametrize("columns", [80, 132])
 def test_pbem_help_prints_the_shipped_text_without_typer(columns: int) -> None:
     code = (
-        "import sys; sys.argv = ['pbem', '--help']; from pbem import helptext; "
-        "text = helptext.shipped(); print(text is not None, 'typer' in sys.modules, 'pbem.cli' in sys.modules)"
+        "import sys; sys.argv = ['pbem', '--help']; from pbem.cli import helptext; "
+        "text = helptext.shipped(); print(text is not None, 'typer' in sys.modules, 'pbem.cli.app' in sys.modules)"
     )
     env = {**os.environ, "COLUMNS": str(columns)}
     checked = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)

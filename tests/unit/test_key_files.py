@@ -1,4 +1,4 @@
-"""Private key files (pbem.identity): the form `pbem keygen` writes is read directly, every other PEM form
+"""Private key files (pbem.signed.identity): the form `pbem keygen` writes is read directly, every other PEM form
 by the cryptography library, and damage is refused in one KeyProblem naming the file."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import identity as ids
+from pbem.signed import identity as ids
 from pbem.errors import KeyProblem
 
 

@@ -1,4 +1,4 @@
-"""pbem.paused: a decision applied once, paused at its first die, gives what applying it afresh gives."""
+"""pbem.game.paused: a decision applied once, paused at its first die, gives what applying it afresh gives."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import referee, store
-from pbem.dice import DiceStream, NoDiceYet, SealedDice
-from pbem.movefile import Move
-from pbem.paused import Paused
+from pbem.game import referee
+from pbem.game import store
+from pbem.signed.dice import DiceStream, NoDiceYet, SealedDice
+from pbem.signed.movefile import Move
+from pbem.game.paused import Paused
 
 TAURIS = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
 

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pbem import identity as ids, store
-from pbem import writing
-from pbem.cli import app
-from pbem.demo import choose_orders
+from pbem.signed import identity as ids
+from pbem.game import store
+from pbem.game import writing
+from pbem.cli.app import app
+from pbem.cli.demo import choose_orders
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 

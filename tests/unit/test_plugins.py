@@ -1,4 +1,4 @@
-"""Plug-ins found without importlib.metadata when nothing changed (pbem.plugins): the same answer as
+"""Plug-ins found without importlib.metadata when nothing changed (pbem.game.plugins): the same answer as
 importlib.metadata's, and any change to the path, a distribution or its entry points is noticed."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from pbem import folder as folders, plugins, ruleset as rulesets
+from pbem.game import folder as folders
+from pbem.game import plugins
+from pbem.game import ruleset as rulesets
 
 GROUP = "pbem.rulesets"
 

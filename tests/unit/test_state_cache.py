@@ -1,4 +1,4 @@
-"""The state cache beside a game (pbem.statecache): what it gives equals what replay gives, and a
+"""The state cache beside a game (pbem.game.statecache): what it gives equals what replay gives, and a
 corrupted, stale or foreign cache is detected and ignored (the command replays and answers the same)."""
 
 from __future__ import annotations
@@ -12,8 +12,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import folder as folders, referee, report, statecache, store
-from pbem import writing
+from pbem.game import folder as folders
+from pbem.game import referee
+from pbem.reports import report
+from pbem.game import statecache
+from pbem.game import store
+from pbem.game import writing
 from pbem.errors import FolderProblem, PbemError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -167,7 +171,7 @@ def test_verify_never_reads_the_cache(tmp_path: Path) -> None:
 
 def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
     folder = game_copy(tmp_path, "tauris-game")
-    command = [sys.executable, "-c", "from pbem.cli import main; main()", "status", str(folder)]
+    command = [sys.executable, "-c", "from pbem.cli.app import main; main()", "status", str(folder)]
     env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
 
     def status() -> str:
@@ -186,7 +190,7 @@ def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
 def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """move and receive write the latest turn report: from a cached game and the file just added it must
     not replay every file (asking game.resolutions for its keys did), and must be the replayed game's report."""
-    from pbem import cli_report
+    from pbem.cli import report as cli_report
 
     every = folders.game_files(EXAMPLES / "tauris-game")
     folder = game_copy(tmp_path, "tauris-game", len(every) - 1)
@@ -206,8 +210,9 @@ def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatc
 def test_the_preview_report_after_a_received_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """receive on your turn also writes your private preview of the file just received. Asking whether
     that file is resolved (it is not: only you can resolve it) must not replay every file either."""
-    from pbem import cli_report, identity as ids
-    from pbem.movefile import author_of
+    from pbem.cli import report as cli_report
+    from pbem.signed import identity as ids
+    from pbem.signed.movefile import author_of
     from tests.protocol.conftest import play
 
     keys = {"host": ids.generate("alice", tmp_path / "alice"), "guest": ids.generate("bob", tmp_path / "bob")}
@@ -256,7 +261,7 @@ def test_the_latest_report_of_a_cached_game_needs_no_replay(tmp_path: Path, monk
                                                             name: str) -> None:
     """`pbem report` of the latest file resolves that one file from the state before it, which the cache
     keeps (its hash is the one that file signs), and writes the replayed game's very report."""
-    from pbem import report
+    from pbem.reports import report
 
     folder = game_copy(tmp_path, name, 60)
     truth = replayed(folder)
@@ -276,7 +281,7 @@ def test_a_cache_whose_earlier_state_is_not_the_signed_one_is_not_used_for_it(tm
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The state before the last resolved file must hash to what that file signs; another one is ignored
     and the report replays, with the same answer."""
-    from pbem import report
+    from pbem.reports import report
 
     folder = game_copy(tmp_path, "tauris-game", 60)
     truth = replayed(folder)
@@ -317,7 +322,8 @@ def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many files are parsed from now on, checked (movefile.parse) or known (parse_known)."""
-    from pbem import gamefiles, movefile
+    from pbem.game import gamefiles
+    from pbem.signed import movefile
 
     parses: list[int] = []
     parse, known = movefile.parse, movefile.parse_known
@@ -507,7 +513,7 @@ def test_the_cli_notices_a_file_tampered_after_the_cache_recorded_it(tmp_path: P
     env = dict(os.environ, PBEM_KEYS=str(tmp_path / "no-keys"))
 
     def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args, str(folder)],
+        return subprocess.run([sys.executable, "-c", "from pbem.cli.app import main; main()", *args, str(folder)],
                               capture_output=True, text=True, env=env, timeout=300)
 
     first = pbem("status")
@@ -551,7 +557,7 @@ def test_the_secret_is_owner_only_made_once_and_kept(state_home: Path) -> None:
 
 
 def test_processes_making_the_secret_at_once_agree_on_one(state_home: Path) -> None:
-    code = "from pbem import statecache; print(statecache.secret(create=True).hex())"
+    code = "from pbem.game import statecache; print(statecache.secret(create=True).hex())"
     env = dict(os.environ, XDG_STATE_HOME=str(state_home))
     runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env) for _ in range(6)]
     answers = {run.communicate(timeout=120)[0].strip() for run in runs}

@@ -1,4 +1,4 @@
-"""engine.usercache: an entry is read back only whole and only from a folder and file this user alone can write."""
+"""pbem.game.usercache: an entry is read back only whole and only from a folder and file this user alone can write."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import usercache
-from pbem import report
+from pbem.game import usercache
+from pbem.reports import report
 
 
 def test_an_entry_reads_back_whole_and_private(tmp_path: Path) -> None:

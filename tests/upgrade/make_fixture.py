@@ -15,11 +15,15 @@ import random
 import sys
 from pathlib import Path
 
-from pbem import demo, identity as ids, referee, session, store
-from pbem import writing
-from pbem import ruleset as rulesets
-from pbem.folder import write_atomic
-from pbem.movefile import file_name
+from pbem.cli import demo
+from pbem.signed import identity as ids
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
+from pbem.game.folder import write_atomic
+from pbem.signed.movefile import file_name
 
 CHAIN = 300
 

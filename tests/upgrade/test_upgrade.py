@@ -16,13 +16,18 @@ import pytest
 
 from engine.datafiles import scenarios_dir
 from engine.duel import ruleset as duel
-from pbem import demo, identity as ids, movefile, referee, session, store
-from pbem import writing
-from pbem import ruleset as rulesets
+from pbem.cli import demo
+from pbem.signed import identity as ids
+from pbem.signed import movefile
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.game import ruleset as rulesets
 from pbem.errors import BadSignature, RulesChangeRefused, RulesetProblem
-from pbem.folder import write_atomic
-from pbem.identity import Identity
-from pbem.movefile import file_name
+from pbem.game.folder import write_atomic
+from pbem.signed.identity import Identity
+from pbem.signed.movefile import file_name
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "fed0c88-tauris"
@@ -335,7 +340,7 @@ def test_a_change_the_ruleset_cannot_apply_mid_game_is_refused_with_its_reason(t
 
 @pytest.mark.parametrize("example", ["duel-game", "tauris-game", "salamis-fleets-game"])
 def test_files_without_a_rules_change_encode_as_before(example: str) -> None:
-    from pbem import canonical
+    from pbem.signed import canonical
 
     folder = HERE.parent.parent / "examples" / example
     for path in sorted(folder.glob("*.pbem"))[:60]:

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from engine.duel.ruleset import RULESET, DuelError, State
-from pbem.dice import DiceStream
+from pbem.signed.dice import DiceStream
 
 INVITE = Path(__file__).resolve().parents[3] / "examples" / "duel-game" / "000000.pbem"
 

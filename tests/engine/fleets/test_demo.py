@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pbem.cli import app
+from pbem.cli.app import app
 
 
 def test_the_demo_plays_a_whole_battle_and_verifies_it(tmp_path: Path) -> None:

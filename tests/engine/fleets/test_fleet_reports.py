@@ -18,14 +18,15 @@ from typing import Any
 import pytest
 
 from engine.fleets.events import Fought, PipsRolled, WindRolled
-from pbem import report, store
-from pbem.referee import Game
+from pbem.reports import report
+from pbem.game import store
+from pbem.game.referee import Game
 
 from tests.reports.games import play
 
 
 def pbem(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from pbem.cli.app import main; main()", *args],
                           capture_output=True, text=True, timeout=300)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import folder, referee
+from pbem.game import folder
+from pbem.game import referee
 
 GAME = Path(__file__).resolve().parents[3] / "examples" / "salamis-fleets-game"
 

@@ -27,11 +27,11 @@ from engine.war_galley.turn.decisions import (
     from_json,
     to_json,
 )
-from pbem import identity as ids
-from pbem import writing
-from pbem import referee
-from pbem import ruleset as rulesets
-from pbem.ruleset import Ruleset
+from pbem.signed import identity as ids
+from pbem.game import writing
+from pbem.game import referee
+from pbem.game import ruleset as rulesets
+from pbem.game.ruleset import Ruleset
 from tests.engine.war_galley.game_support import SKIRMISH, g, skirmish, to_command_phase
 
 CONTRACT = [name for name in Ruleset.__dict__ if not name.startswith("_")] + ["name", "version", "illegal_errors"]

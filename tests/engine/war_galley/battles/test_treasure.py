@@ -19,12 +19,13 @@ from engine.errors import IllegalOrder
 from engine.war_galley.battles import choices, secrets
 from engine.war_galley.map_and_galleys.galley import Capture, parse_galley_id
 from engine.war_galley.ruleset import RULESET
-from pbem import commitments, referee
-from pbem import writing
-from pbem import identity as ids
-from pbem import ruleset as rulesets
-from pbem.folder import write_atomic
-from pbem.movefile import file_name
+from pbem.signed import commitments
+from pbem.game import referee
+from pbem.game import writing
+from pbem.signed import identity as ids
+from pbem.game import ruleset as rulesets
+from pbem.game.folder import write_atomic
+from pbem.signed.movefile import file_name
 from tests.engine.war_galley.scenario_support import SALT, SeededDice, apply, commit, deployed, opening
 
 CHAIN = 64

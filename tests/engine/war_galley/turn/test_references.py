@@ -13,7 +13,8 @@ from engine.war_galley.map_and_galleys.galley import GalleyId, parse_galley_id
 from engine.war_galley.play.order_errors import galleys_named
 from engine.war_galley.turn.decisions import Squadrons, from_json
 from engine.war_galley.turn.references import galley_ids
-from pbem import folder, movefile
+from pbem.game import folder
+from pbem.signed import movefile
 
 GAME = Path(__file__).resolve().parents[4] / "examples" / "tauris-game"
 

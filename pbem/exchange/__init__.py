@@ -1,0 +1,1 @@
+"""Exchange: files as text (armor), files out of what arrives (intake), and the mail loop (mailer, watch)."""

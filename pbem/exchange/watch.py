@@ -1,0 +1,530 @@
+"""`pbem mail --once` / `pbem watch`: read new mail, receive it, let the machine answer the machine.
+
+One round: fetch the messages not handled before (IMAP, or a Maildir), find
+the pbem files in each (pbem.exchange.intake), add those of the player's games
+(session.receive), and then, in every game where the player is next and
+has nothing to decide, write the acknowledgement (or the final file) and
+mail it at once. People write only the files in which they decide.
+
+Nothing in a message can stop the round (docs/mail.md, "Hostile mail").
+Each message is read in its own error boundary, and the mail state is saved
+after each. A message ends one of two ways:
+
+- handled: its files were added, or it is refused for good (unreadable,
+  hostile, too deep, too large, a forged or damaged file, no pbem file where
+  its headers promise one), or it holds nothing for these games. A refusal
+  is one line, printed once (a handled message is never read again) and
+  kept in the mail state with its reason;
+- left for the next round: the game folder is locked or cannot be written
+  (a full disk), a validly signed file waits for an earlier one not yet
+  received, the server went away. It is fetched again next round (IMAP:
+  its UID stays in the state's `pending`, whatever the high-water mark).
+
+Only a handled message that carried a file of the player's games is marked
+read in the mailbox (\\Seen, or moved to cur/ with the S flag): other mail
+is the player's, and is left as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import ssl
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Protocol
+
+from pbem.signed import identity as ids
+from pbem.exchange import intake
+from pbem.game import lock
+from pbem.signed import movefile
+from pbem.game import referee
+from pbem.game import session
+from pbem.game import store
+from pbem.game import writing
+from pbem.errors import (
+    BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
+)
+from pbem.exchange.mailconfig import MailConfig, MailState, Server
+
+# Failures that say nothing about the message: the same message may be added later.
+TRANSIENT = (FolderProblem, MissingFile, RulesetProblem)  # FolderLocked is a FolderProblem
+
+
+def transient(exc: PbemError) -> bool:
+    return isinstance(exc, TRANSIENT) and not isinstance(exc, RulesetFailure)
+
+
+@dataclass
+class Round:
+    """What one round did, for the caller to print."""
+
+    lines: list[str] = field(default_factory=list)
+    errors: list[PbemError] = field(default_factory=list)
+    decisions: list[Path] = field(default_factory=list)  # games waiting on the player's own decision
+
+    def fail(self, exc: PbemError, line: str) -> None:
+        self.errors.append(exc)
+        self.lines.append(line)
+
+
+# ----- mailboxes --------------------------------------------------------------------------
+
+
+class Mailbox(Protocol):
+    """Where a round reads: the messages to look at, each read bounded, each marked once handled."""
+
+    name: str
+
+    def keys(self) -> list[str]: ...
+
+    def read(self, key: str) -> bytes: ...
+
+    def handled(self, key: str, seen: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ImapBox:
+    """An IMAP folder. State: UIDVALIDITY, the highest UID looked at, and the UIDs left pending below it."""
+
+    def __init__(self, server: Server, state: MailState) -> None:
+        from imapclient import IMAPClient
+
+        self.where = f"IMAP {server.host}:{server.port}"
+        self.state = state
+        password = server.password()
+        with self._errors():
+            context = ssl.create_default_context(cafile=server.cafile or None)
+            self.client = IMAPClient(server.host, port=server.port, ssl=server.security == "tls", ssl_context=context, timeout=60)
+        try:
+            with self._errors():
+                if server.security == "starttls":
+                    self.client.starttls(context)
+                self.client.login(server.user, password or "")
+                selected = self.client.select_folder(server.folder)
+                validity = int(selected[b"UIDVALIDITY"])
+                self.name = f"{server.user}@{server.host}:{server.port}/{server.folder}"
+                seen = state.data["imap"].get(self.name, {})
+                same = seen.get("uidvalidity") == validity
+                last = int(seen.get("last_uid", 0)) if same else 0
+                pending = {int(uid) for uid in seen.get("pending", [])} if same else set()
+                new = {uid for uid in self.client.search(["UID", f"{last + 1}:*"]) if uid > last}
+                listed = sorted(pending | new)
+                # Sizes first (RFC822.SIZE): a message over the bound is refused without downloading it.
+                sizes = self.client.fetch(listed, ["RFC822.SIZE"]) if listed else {}
+                self.sizes = {int(uid): int(data[b"RFC822.SIZE"]) for uid, data in sizes.items()}
+                self.uids = [uid for uid in listed if uid in self.sizes]  # a pending one deleted since is gone
+                self.entry = {"uidvalidity": validity, "last_uid": max([last, *new]), "pending": list(self.uids)}
+                state.data["imap"][self.name] = self.entry
+        except MailProblem:
+            self.close()
+            raise
+
+    def _errors(self) -> contextlib.AbstractContextManager[None]:
+        return _imap_errors(self.where)
+
+    def keys(self) -> list[str]:
+        return [str(uid) for uid in self.uids]
+
+    def read(self, key: str) -> bytes:
+        uid = int(key)
+        limit = intake.MAX_MESSAGE_BYTES
+        if self.sizes[uid] > limit:
+            raise MalformedFile(f"message {key}: {self.sizes[uid]} bytes, more than the {limit} a pbem message can be; not downloaded")
+        with self._errors():
+            # At most one byte over the bound, whatever size the server claimed.
+            fetched = self.client.fetch([uid], [f"BODY.PEEK[]<0.{limit + 1}>"]).get(uid, {})
+        data = next((value for name, value in fetched.items() if bytes(name).startswith(b"BODY[")), None)
+        if not isinstance(data, bytes):
+            raise MissingFile(f"message {key}: the server sent no body (deleted meanwhile?)")
+        return data
+
+    def handled(self, key: str, seen: bool) -> None:
+        uid = int(key)
+        if uid in self.entry["pending"]:
+            self.entry["pending"].remove(uid)
+        if seen:
+            with self._errors():
+                self.client.add_flags([uid], [b"\\Seen"])
+
+    def close(self) -> None:
+        try:
+            self.client.logout()
+        except Exception:  # gone already: nothing to close
+            pass
+
+
+@contextlib.contextmanager
+def _imap_errors(where: str) -> Iterator[None]:
+    """Any failure of the connection (or a server's nonsense reply) as MailProblem in one line."""
+    from imapclient.exceptions import IMAPClientError
+
+    try:
+        yield
+    except MailProblem:
+        raise
+    except (IMAPClientError, OSError, ssl.SSLError, EOFError, PbemError) as exc:
+        raise MailProblem(f"{where}: {exc}") from None
+
+
+class MaildirBox:
+    """A Maildir. State: the keys handled; every other message in new/ or cur/ is looked at."""
+
+    def __init__(self, path: Path, state: MailState) -> None:
+        if not intake.is_maildir(path):
+            raise MailProblem(f"{path}: not a Maildir (it needs cur/ and new/)")
+        self.path = path
+        self.name = str(path)
+        self.files = dict(intake.maildir_messages(path))
+        read = set(state.data["maildir"].get(str(path), [])) & set(self.files)
+        self.read_keys = read
+        state.data["maildir"][str(path)] = sorted(read)
+        self.state = state
+
+    def keys(self) -> list[str]:
+        return [key for key in self.files if key not in self.read_keys]
+
+    def read(self, key: str) -> bytes:
+        return intake.read_bounded(self.files[key], intake.MAX_MESSAGE_BYTES)
+
+    def handled(self, key: str, seen: bool) -> None:
+        self.read_keys.add(key)
+        self.state.data["maildir"][str(self.path)] = sorted(self.read_keys)
+        if seen:
+            self._mark_seen(self.files[key])
+
+    def _mark_seen(self, file: Path) -> None:
+        """new/KEY -> cur/KEY:2,S, or add S to a cur/ name's flags (the Maildir convention)."""
+        name = file.name
+        base, _, flags = name.partition(":2,")
+        flags = "".join(sorted(set(flags) | {"S"}))
+        try:
+            os.rename(file, self.path / "cur" / f"{base}:2,{flags}")
+        except OSError:  # moved by the player's mail program meanwhile: it is his to mark
+            pass
+
+    def close(self) -> None:
+        return None
+
+
+def open_mailbox(config: MailConfig, state: MailState) -> Mailbox:
+    if config.imap is not None:
+        return ImapBox(config.imap, state)
+    if config.maildir is not None:
+        return MaildirBox(config.maildir, state)
+    raise MailProblem(f"{config.path}: neither [imap] nor [maildir]: pbem has no mail to read")
+
+
+# ----- a round --------------------------------------------------------------------------
+
+
+def games_by_id(folders: list[Path], result: Round | None = None) -> dict[str, Path]:
+    """The game of each folder; one that cannot be loaded is a line (with `result`) and left out."""
+    found: dict[str, Path] = {}
+    for folder in folders:
+        try:
+            game = store.load(folder)
+        except PbemError as exc:
+            if result is None:
+                raise
+            result.fail(exc, f"{folder}: left out of this round: {exc}")
+            continue
+        found[game.game_id] = folder
+    return found
+
+
+@dataclass
+class Message:
+    """One message, read: who sent it and the files of the player's games in it, by game."""
+
+    key: str
+    what: str
+    sender: str
+    by_game: dict[str, list[tuple[bytes, str]]]
+
+
+@dataclass
+class Taken:
+    """What became of one message's files in one game."""
+
+    waiting: bool = False  # left for the next round
+    added: int = 0
+
+
+def run_round(
+    config: MailConfig,
+    state: MailState,
+    folders: list[Path],
+    keys: Path,
+    key: str | None,
+    send: Callable[[Path, int], str],
+) -> Round:
+    """One round: read, receive, acknowledge. `send(folder, seq)` mails a file and says to whom."""
+    result = Round()
+    games = games_by_id(folders, result)
+    try:
+        box: Mailbox | None = open_mailbox(config, state)
+    except MailProblem as exc:  # no mail this round; what needs sending is still sent
+        result.fail(exc, f"mail: {exc}; nothing read this round")
+        box = None
+    if box is not None:
+        try:
+            _read_all(box, config, state, games, keys, key, result)
+        finally:
+            box.close()
+            state.save()
+    for folder in games.values():
+        try:
+            for line in answer(folder, keys, key, state, send, result):
+                result.lines.append(f"{folder}: {line}")
+        except PbemError as exc:
+            result.fail(exc, f"{folder}: {exc}")
+    return result
+
+
+def _read_all(
+    box: Mailbox, config: MailConfig, state: MailState, games: dict[str, Path], keys: Path, key: str | None, result: Round
+) -> None:
+    """Every message, each in its own boundary, the state saved after each; then the ones a gap held back."""
+    held: list[Message] = []  # validly signed files waiting on an earlier one: another try once files are added
+    added = 0
+    for message_key in box.keys():
+        try:
+            message = _read_one(box, message_key, games, state, result)
+        except MailProblem as exc:  # the server went away: the rest is left for the next round
+            result.fail(exc, f"mail: {exc}; the messages not yet read are left for the next round")
+            return
+        if message is None:
+            state.save()
+            continue
+        taken = _take(message, config, state, games, keys, key, result)
+        added += taken.added
+        if taken.waiting:
+            held.append(message)
+        else:
+            try:
+                box.handled(message.key, seen=True)
+            finally:
+                state.save()
+    while held and added:  # file 7 came before file 6 in this very round: 7 can go in now
+        again, held, added = held, [], 0
+        for message in again:
+            taken = _take(message, config, state, games, keys, key, result)
+            added += taken.added
+            if taken.waiting:
+                held.append(message)
+            else:
+                box.handled(message.key, seen=True)
+                state.save()
+
+
+def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, result: Round) -> Message | None:
+    """The message's files for these games; None once it is handled here (refused, or nothing for them)."""
+    what = f"message {key}"
+    try:
+        data = box.read(key)
+    except MailProblem:
+        raise
+    except PbemError as exc:
+        if transient(exc):
+            result.fail(exc, f"{what}: {exc}; left for the next round")
+            return None
+        _refuse(box, key, state, result, exc)
+        return None
+    try:
+        parsed = intake.as_email(data, what)
+        sender = intake.sender(parsed, what)
+        what = f"message {key} from {sender or 'an unknown sender'}"
+        found = intake.from_message(parsed, what)
+    except PbemError as exc:
+        _refuse(box, key, state, result, exc)
+        return None
+    except Exception as exc:  # the stdlib email package on input it was never meant for: the message's fault
+        _refuse(box, key, state, result, MalformedFile(f"{what}: not a readable email ({intake._why(exc)})"))
+        return None
+    by_game: dict[str, list[tuple[bytes, str]]] = {}
+    broken: list[PbemError] = []
+    for file in found:
+        try:
+            game_id: str | None = movefile.parse(file.raw, file.what).body.game
+        except PbemError as exc:  # armor, a .pbem name or a pbem body's start, and no pbem file
+            broken.append(exc)
+            continue
+        if game_id in games:
+            by_game.setdefault(game_id, []).append((file.raw, file.what))
+    if not by_game:
+        claimed = intake.header(parsed, "X-Pbem-Game")
+        if broken:
+            _refuse(box, key, state, result, broken[0])
+        elif not found and claimed in games:  # says it is a file of this game, and holds none
+            _refuse(box, key, state, result, MalformedFile(f"{what}: names game {claimed} but holds no pbem file"))
+        else:
+            box.handled(key, seen=False)  # the player's other mail (or another game's): his, left unread
+        return None
+    return Message(key, what, sender, by_game)
+
+
+def _refuse(box: Mailbox, key: str, state: MailState, result: Round, exc: PbemError) -> None:
+    """A message refused for good: one line now, its reason in the state, never read again."""
+    result.fail(exc, f"refused (never read again): {exc}")
+    state.refused(f"{box.name} {key}", str(exc))
+    box.handled(key, seen=False)
+
+
+def _take(
+    message: Message, config: MailConfig, state: MailState, games: dict[str, Path], keys: Path, key: str | None, result: Round
+) -> Taken:
+    """Add the message's files to each game: added, refused for good, or left for the next round."""
+    taken = Taken()
+    for game_id, files in message.by_game.items():
+        folder = games[game_id]
+        try:
+            with lock.hold(folder, "pbem mail"):  # the split below and the adding see one folder
+                added, waiting, authors = _add(folder, files, message.what)
+        except PbemError as exc:
+            if transient(exc):
+                taken.waiting = True
+                result.fail(exc, f"{folder}: {message.what} left for the next round: {exc}")
+            else:
+                result.fail(exc, f"{folder}: refused {message.what}: {exc}")
+            continue
+        for path in added:
+            result.lines.append(f"{folder}: added {path.name} ({message.what})")
+        for line in waiting:
+            result.lines.append(f"{folder}: {line}")
+        if waiting:
+            taken.waiting = True
+        elif not added:
+            result.lines.append(f"{folder}: {message.what} holds nothing new (already in the game)")
+        taken.added += len(added)
+        if added:
+            learned = _learn(folder, config, state, game_id, message.sender, authors, keys, key)
+            if learned:
+                result.lines.append(f"{folder}: {learned}")
+    return taken
+
+
+def _add(folder: Path, files: list[tuple[bytes, str]], what: str) -> tuple[list[Path], list[str], dict[int, str]]:
+    """Add what can go in now; (added, lines on the files that wait for an earlier one, author of each added seq).
+
+    A file beyond the next one the game needs waits (its message is left for
+    the next round) only if it is validly signed by its author: anyone else's
+    would otherwise be fetched again every round, for ever.
+    """
+    game = store.load(folder)
+    parsed: list[tuple[int, str, bytes, str]] = []
+    broken: list[tuple[bytes, str]] = []
+    for raw, where in files:
+        try:
+            signed = movefile.parse(raw, where)
+        except PbemError:
+            broken.append((raw, where))  # session.receive says what is wrong with it
+            continue
+        parsed.append((signed.body.seq, signed.body.author, raw, where))
+    parsed.sort(key=lambda item: item[0])
+    ready: list[tuple[bytes, str]] = list(broken)
+    later: list[tuple[int, str, bytes, str]] = []
+    needed = game.next_seq
+    for seq, author, raw, where in parsed:
+        if seq < needed or (seq == needed and not later):
+            ready.append((raw, where))
+            needed = max(needed, seq + 1)
+        else:
+            later.append((seq, author, raw, where))
+    waiting: list[str] = []
+    for seq, author, raw, where in later:
+        player = game.player(author)
+        if player is None:  # the guest's key comes in file 1: nothing here can tell his file from a forgery
+            raise BrokenChain(f"{where}: is file {seq}, but the game has no file 1 yet, so no key to check it "
+                              f"by; pbem receive it by hand once file 1 is in")
+        signed = movefile.parse(raw, where)
+        ids.verify(player.key, signed.signature, signed.body_bytes, where)  # BadSignature: refused for good
+        waiting.append(f"{where}: file {seq} waits for file {needed}, not yet received; left for the next round")
+    authors = {seq: author for seq, author, _, _ in parsed}
+    received = session.receive(folder, ready) if ready else session.Received([], [])
+    return received.added, waiting, {int(p.stem): authors.get(int(p.stem), "") for p in received.added}
+
+
+def _learn(
+    folder: Path, config: MailConfig, state: MailState, game_id: str, sender: str,
+    authors: dict[int, str], keys: Path, key: str | None,
+) -> str | None:
+    """Where the acknowledgements go: learned only from a message that added a file the opponent signed.
+
+    The first such address is kept; a later, different one is shown (once)
+    and never used by itself: `pbem send --to` or `[games]` decide.
+    """
+    if not sender or not authors:
+        return None
+    game = store.load(folder)
+    mine = session.my_roles(game, keys, key)
+    theirs = [seq for seq, author in sorted(authors.items()) if author and author not in mine]
+    if not theirs:
+        return None
+    configured = config.games.get(folder.resolve())
+    return state.learn_from(game_id, sender, theirs[-1], configured)
+
+
+def answer(
+    folder: Path, keys: Path, key: str | None, state: MailState, send: Callable[[Path, int], str], result: Round
+) -> Iterator[str]:
+    """Write and send what needs no person: the acknowledgement, or the final file; resend unsent ones."""
+    game = store.load(folder)
+    try:
+        written = acknowledge(folder, keys, key)
+    except PbemError as exc:
+        result.errors.append(exc)
+        yield f"cannot acknowledge: {exc}"
+        return
+    if written is not None:
+        yield f"nothing for you to decide; wrote {written.name}"
+        game = store.load(folder)
+    last = game.files[-1]
+    mine = session.my_roles(game, keys, key)
+    unsent_ack = (
+        last.body.author in mine
+        and isinstance(last.body, movefile.Move)
+        and not last.body.decisions
+        and not state.was_sent(game.game_id, last.body.seq)
+    )
+    if unsent_ack:
+        try:
+            to = send(folder, last.body.seq)
+        except PbemError as exc:
+            result.errors.append(exc)
+            yield f"could not send {movefile.file_name(last.body.seq)} (it is kept; the next round retries): {exc}"
+        else:
+            yield f"sent {movefile.file_name(last.body.seq)} to {to}"
+    if game.finished():
+        yield f"game over: {game.result()}"
+    elif game.next_author in mine and game.next_seq >= 2:
+        me = session.choose_key(game, keys, key, role=game.next_author)
+        view = writing.outlook(game, me)
+        if not view.pending.finished and view.pending.side == game.player(view.role).side:
+            result.decisions.append(folder)
+            yield f"your decision: {view.pending.prompt} (pbem legal {folder}; then pbem move and pbem send)"
+
+
+def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
+    """If the player is next and has nothing to decide, write that file (no orders) and return it.
+
+    With both players' keys here (solo, hot-seat) it goes on answering for
+    whichever side is next, until a side has a decision or the game ends.
+    """
+    written: Path | None = None
+    game: referee.Game | None = None
+    for _ in range(10_000):
+        game = store.load(folder, known=game)
+        if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
+            return written
+        me = session.choose_key(game, keys, key, role=game.next_author)
+        view = writing.outlook(game, me)
+        player = game.player(view.role)
+        assert player is not None
+        if not view.pending.finished and view.pending.side == player.side:
+            return written
+        written, _, _ = session.move(folder, me, [], "", known=game)
+        if view.pending.finished:
+            return written
+    return written

@@ -1,0 +1,204 @@
+"""Writing a player's own next file: the invitation, its acceptance, and each move.
+
+What the player sees (`outlook`: the latest resolvable state, what it waits
+on, his next reveal) and the file he signs from it. Every file written here
+is checked as the opponent will check it (pbem.game.referee) before it is
+returned, so nothing a player writes can be refused at the other end.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time as _time
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.signed import chain
+from pbem.signed import identity as ids
+from pbem.signed import movefile
+from pbem.signed import textsafe
+from pbem.errors import GameOver, KeyProblem, MalformedFile, UsageError, WrongTurn
+from pbem.game.checked import Game, Resolution, Setup, sha256_hex, state_hash
+from pbem.signed.identity import Identity
+from pbem.signed.movefile import Accept, Invite, Move, Player, SignedFile
+from pbem.game.ruleset import Pending, Ruleset
+from pbem.game.referee import admit, check_invite, resolve, take_effect
+
+
+def now() -> int:
+    return int(_time.time())
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(16)
+
+
+def make_invite(
+    host: Identity,
+    host_name: str,
+    ruleset: Ruleset,
+    scenario: str,
+    side: str,
+    options: dict[str, Any],
+    rules_data: bytes | None = None,
+    chain_length: int = chain.DEFAULT_LENGTH,
+    game_id: str | None = None,
+) -> SignedFile:
+    _check_name(host_name)
+    game_id = game_id or new_game_id()
+    scenario_name, scenario_data = ruleset.load_scenario(scenario)
+    default_rules = ruleset.default_rules_data()
+    rules = default_rules if rules_data is None else rules_data
+    builtin = ruleset.builtin_scenario(scenario_name)
+    sides = ruleset.sides(scenario_data, rules)
+    if side not in sides:
+        raise MalformedFile(f"side {side!r} is not a side of {scenario_name} (choose {' or '.join(sides)})")
+    ruleset.new_game(scenario_data, rules, options)  # refuses bad options with the ruleset's own error
+    nonce = secrets.token_hex(16)
+    seed = chain.seed(host.private_raw(), game_id, nonce)
+    body = Invite(
+        pbem=movefile.FORMAT_VERSION,
+        game=game_id,
+        seq=0,
+        prev="",
+        author="host",
+        time=now(),
+        ruleset=ruleset.name,
+        ruleset_version=ruleset.version,
+        rules_hash=sha256_hex(rules),
+        rules_data="" if rules == default_rules else _text(rules, "rules data"),
+        scenario=scenario_name,
+        scenario_hash=sha256_hex(scenario_data),
+        scenario_data="" if scenario_data == builtin else _text(scenario_data, "scenario"),
+        options=options,
+        host=Player(host_name, host.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
+    )
+    signed = movefile.sign(body, host)
+    check_invite(signed, "the new invitation")
+    return signed
+
+
+def _check_name(name: str) -> None:
+    """The player's own name, refused before anything is signed (movefile refuses it in files too)."""
+    problem = textsafe.refused_in_name(name) or (
+        f"is longer than {movefile.MAX_NAME_CHARS} characters" if len(name) > movefile.MAX_NAME_CHARS else None
+    )
+    if problem:
+        raise UsageError(f"--name '{textsafe.visible(name)}' {problem}: a name is one line of visible text")
+
+
+def _text(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedFile(f"{name} must be UTF-8 text to travel in the invitation") from None
+
+
+def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH) -> SignedFile:
+    _check_name(guest_name)
+    if game.next_seq != 1:
+        raise WrongTurn("this game has been accepted already")
+    if ids.same_key(guest.public_b64, game.setup.host.key):
+        raise KeyProblem("you cannot accept your own invitation with the host's key")
+    sides = game.ruleset.sides(game.setup.scenario_data, game.setup.rules_data)
+    side = sides[1] if sides[0] == game.setup.host.side else sides[0]
+    nonce = secrets.token_hex(16)
+    seed = chain.seed(guest.private_raw(), game.game_id, nonce)
+    body = Accept(
+        pbem=movefile.FORMAT_VERSION,
+        game=game.game_id,
+        seq=1,
+        prev=game.files[0].hash_hex,
+        author="guest",
+        time=now(),
+        guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
+    )
+    signed = movefile.sign(body, guest)
+    admit(game.copy(), signed, "file 1")  # checked as the host will check it, before anything is written
+    return signed
+
+
+def my_role(game: Game, me: Identity) -> str:
+    for role in ("host", "guest"):
+        player = game.player(role)
+        if player is not None and ids.same_key(player.key, me.public_b64):
+            return role
+    raise KeyProblem(f"key {me.name!r} ({me.fingerprint}) is not a player of game {game.game_id}")
+
+
+@dataclass
+class Outlook:
+    """What the next author sees before he writes: the outcome of the last file."""
+
+    role: str
+    reveal: bytes
+    resolution: Resolution
+    pending: Pending
+    # the rules the new file's decisions are judged by if it accepts the rules change the last file
+    # proposes (its resolution's state is then rebound to them); None: the game's
+    changed: Setup | None = None
+    # the last file's resolution under the game's rules (`resolution` unless a rules change rebinds it)
+    resolved: Resolution | None = None
+
+
+def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
+    """Resolve the last file with my own next reveal (only the next author may)."""
+    role = my_role(game, me)
+    if game.finished():
+        raise GameOver(f"the game is over: {game.result()}")
+    if game.next_author != role:
+        raise WrongTurn(f"it is not your turn: the game waits on the {game.next_author}'s file {game.next_seq}")
+    if game.next_seq < 2:
+        raise WrongTurn("the game is not accepted yet")
+    player = game.player(role)
+    assert player is not None
+    seed = chain.seed(me.private_raw(), game.game_id, player.nonce)
+    made = game.reveals_made(role)
+    if made >= player.chain:
+        raise KeyProblem(
+            f"your reveal chain for this game is used up ({player.chain} files); "
+            "the game cannot go on (start the next game with a longer --chain-length)"
+        )
+    store = me.chain_store
+    reveal = chain.reveal(seed, player.chain, made + 1, store)
+    if store is not None and not chain.follows(reveal, game.last_chain_value(role)):
+        chain.forget(store, seed, player.chain)  # damaged checkpoints: walk the chain itself
+        reveal = chain.reveal(seed, player.chain, made + 1)
+    if not chain.follows(reveal, game.last_chain_value(role)):
+        raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
+    resolved = resolve(game, game.next_seq - 1, reveal)
+    if accept_rules:
+        resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolved,
+                                          f"file {game.next_seq}")
+        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed, resolved)
+    return Outlook(role, reveal, resolved, game.ruleset.pending(resolved.state), None, resolved)
+
+
+def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
+              propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
+              view: Outlook | None = None) -> SignedFile:
+    """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
+    rules, or accept those the last file proposes (pbem.game.ruleschange). `view`: my outlook(game, me,
+    accept_rules), if the caller has it (the last file is then not resolved again)."""
+    view = view if view is not None else outlook(game, me, accept_rules)
+    ruleset = view.changed.ruleset if view.changed is not None else game.ruleset
+    body = Move(
+        pbem=movefile.FORMAT_VERSION,
+        game=game.game_id,
+        seq=game.next_seq,
+        prev=game.files[-1].hash_hex,
+        author=view.role,  # type: ignore[arg-type]
+        time=now(),
+        reveal=view.reveal.hex(),
+        rolls=view.resolution.rolls,
+        state=state_hash(ruleset.state_bytes(view.resolution.state)),
+        decisions=decisions,
+        note=note,
+        propose_rules=propose_rules,
+        accept_rules=game.files[-1].hash_hex if accept_rules else "",
+    )
+    signed = movefile.sign(body, me)
+    # Check the new file as the opponent will, before anyone sees it (the last file's resolution is the
+    # outlook's: the same function of the same files and reveal, and checked against what the file records).
+    admit(game.copy(), signed, f"file {body.seq}", resolved=view.resolved)
+    return signed
