@@ -4,9 +4,8 @@
 
 Replays the folder as `pbem verify` does (referee.load without the state
 cache), and prints the top of the profile. The figures are cProfile's: it
-slows calls down, so read the shares, not the seconds. The rules a decision
-runs in pbem.game.paused's greenlet run on the main thread, so the one profile
-sees them.
+slows calls down, so read the shares, not the seconds. The signatures
+checked ahead by pbem.game.checked_ahead's forked child are not in it.
 """
 
 from __future__ import annotations

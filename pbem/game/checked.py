@@ -18,21 +18,16 @@ from pbem.signed.dice import NoDiceYet, RecordedRoll
 from pbem.errors import PbemError, RulesetFailure, RulesetProblem
 from pbem.game.gamefiles import GameFiles
 from pbem.signed.movefile import Move, Player, author_of
-from pbem.game.paused import Paused
 from pbem.game.ruleset import Ruleset
-from pbem.game.statehash import PrefixHasher
 
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-_states = PrefixHasher()
-
-
 def state_hash(data: bytes) -> str:
-    """The hash a file signs of a state's bytes: sha256_hex, sharing the work of the last state's prefix."""
-    return _states.hexdigest(data)
+    """The hash a file signs of a state's bytes (docs/protocol.md, "The state hash")."""
+    return hashlib.sha256(data).hexdigest()
 
 
 @contextlib.contextmanager
@@ -224,11 +219,9 @@ def first_state(setup: Setup, what: str) -> Any:
 @dataclass
 class Checked:
     """What checking file `file_hash`'s decisions computed, for its resolution to resume from: the state
-    after those applied in full (`done`, with their events), and the last one paused at its first die
-    (pbem.game.paused), if it rolls any."""
+    after those applied in full (`done`, with their events); a last one that rolls is applied again."""
 
     file_hash: bytes
     state: Any
     done: int
     events: list[Any]
-    paused: Paused | None = None

@@ -40,10 +40,9 @@ from pbem.errors import (
     WrongTurn,
 )
 from pbem.signed.movefile import Accept, Invite, Move, SignedFile, author_of
-from pbem.game.paused import Paused
 from pbem.game.checked import Checked, Game, Resolution, Setup, first_state, ruleset_call, sha256_hex, state_hash
-from pbem.game.checked_ahead import CheckedAhead
 from pbem.game.ruleset import Ruleset, find
+from pbem.game.checked_ahead import CheckedAhead
 
 
 def check_invite(invite: SignedFile, what: str) -> Setup:
@@ -226,8 +225,10 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
 
     The decisions `check_decisions` already applied in full (they rolled no
     die) are not applied again: resolution resumes from the state the check
-    reached, with the dice stream untouched, exactly as if it had applied them;
-    and the one it left paused at its first die goes on from there with the dice.
+    reached, with the dice stream untouched, exactly as if it had applied them.
+    The one that stopped at its first die (the file's last) is applied again
+    from that state, now with the dice: rules are pure, so the second
+    application goes exactly where the first did, and on.
     """
     what = what or game.names[seq]
     ruleset = game.ruleset
@@ -239,15 +240,6 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
     else:
         state, done, events = game.state_before(seq), 0, []
     dice = DiceStream(key, game.game_id, game.files[seq].hash)
-    if checked is not None and checked.paused is not None and not checked.paused.spent:
-        number = done + 1
-        try:
-            with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
-                state, new = checked.paused.resume(dice)
-        except ruleset.illegal_errors as exc:
-            raise IllegalDecision(f"{game.names[seq]}: decision {number}: {exc}") from None
-        events.extend(new)
-        done = number
     for number, decision in enumerate(decisions[done:], done + 1):
         try:
             with ruleset_call(ruleset, what, f"resolving decision {number} of {game.names[seq]}"):
@@ -277,7 +269,6 @@ def check_decisions(
     player = game.player(role)
     assert player is not None
     done, events = 0, []
-    paused: Paused | None = None
     for number, decision in enumerate(decisions, 1):
         with ruleset_call(ruleset, what, f"decision {number}"):
             pending = ruleset.pending(state)
@@ -291,18 +282,9 @@ def check_decisions(
             )
         try:
             with ruleset_call(ruleset, what, f"decision {number}"):
-                # Applied once: up to its first die now, the rest when the dice are known (pbem.game.paused).
-                paused = Paused(ruleset.apply, state, decision) if file_hash is not None else None
-                if paused is None:
-                    state, new = ruleset.apply(state, decision, SealedDice())
-                elif paused.result is not None:
-                    (state, new), paused = paused.result, None
-                else:
-                    raise NoDiceYet(f"decision {number}")
-        except NoDiceYet:
+                state, new = ruleset.apply(state, decision, SealedDice())
+        except NoDiceYet:  # it rolls: resolve applies it again once the dice are known
             if number != len(decisions):
-                if paused is not None:
-                    paused.cancel()
                 raise IllegalDecision(
                     f"{what}: decision {number + 1} follows one that rolls dice; "
                     "it must wait for the next file"
@@ -313,9 +295,7 @@ def check_decisions(
             done += 1
             events.extend(new)
     if file_hash is not None:
-        game.checked = Checked(file_hash, state, done, events, paused)
-    elif paused is not None:
-        paused.cancel()
+        game.checked = Checked(file_hash, state, done, events)
 
 
 def equivocation_proof(game: Game, signed: SignedFile, what: str) -> str | None:

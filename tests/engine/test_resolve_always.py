@@ -1,7 +1,7 @@
 """No decision the check accepts fails to resolve, whatever the dice (issue 22, item 7).
 
-The referee checks a file's decisions with sealed dice: each is applied up to its first die
-(pbem/game/paused.py), and the rest waits for the next file's reveal. A decision that passed that check
+The referee checks a file's decisions with sealed dice: each is applied up to its first die,
+and applied again with the dice once the next file reveals them. A decision that passed that check
 and then refused under some dice could never be resolved: the next file could never be written, and a
 losing player could freeze a game on bad dice. Here, over every built-in battle of both rulesets:
 
