@@ -35,7 +35,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -189,12 +188,7 @@ def bench_length(source: Path, length: int, runs: int, work: Path, commands: set
     def fresh() -> None:
         shutil.rmtree(folder)
         shutil.copytree(pristine, folder)
-        # A player's files were written minutes or days before his command, not a moment ago: within
-        # one command pbem reads a file again only if its times are too recent to prove it unchanged
-        # (pbem.game.folder._RACY_NS), and a fresh copy's are. Not timed.
-        time.sleep(2.1)
-        # The state cache records each file's inode and times (pbem.game.folder.Seen), which a copy changes: a
-        # player's previous command left it recording his files as they are, as this untimed status does.
+        # A player's previous command left the state cache covering his files, as this untimed status does.
         run_once(PBEM + ["status", str(folder), "--keys", str(keys / nxt)])
 
     if "move" in commands:

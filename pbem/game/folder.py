@@ -27,8 +27,6 @@ from pbem.signed.movefile import MAX_FILE_BYTES, file_name
 MAX_INCOMING_BYTES = 8 * MAX_FILE_BYTES
 
 FILE_PATTERN = re.compile(r"^(\d{6})\.pbem$")
-# What the file system keeps of a file: st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns.
-Mark = tuple[int, int, int, int, int]
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -78,24 +76,6 @@ def read_game_files(paths: Sequence[Path | str], limit: int = MAX_FILE_BYTES) ->
     is read every time: reading and hashing 2,000 files costs about 16 ms, and trusting a file by what
     the file system shows of it (its times) cannot tell a write within the same clock tick."""
     return [_read_one(path, limit) for path in paths]
-
-
-# Only pbem.game.plugins still keeps a record by file marks (its own cache of entry points).
-_RACY_NS = 2_000_000_000
-
-
-def settled(mark: Mark, at: int) -> bool:
-    """Were the file's times older than a clock tick at `at` (time_ns)? Else a later write in the same
-    tick could leave the same mark (git's racily-clean rule)."""
-    return max(mark[3], mark[4]) < at - _RACY_NS
-
-
-def mark_of(path: Path | str) -> Mark | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None  # reading it gives the error
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def read_game_file(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:

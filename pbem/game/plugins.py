@@ -7,11 +7,10 @@ on the import path (`sys.path`), the names in each of its folders (a
 `entry_points.txt`. So the answer is kept in the user's cache folder
 ($XDG_CACHE_HOME/pbem/plugins, else ~/.cache/pbem/plugins; owner-only and
 checksummed, pbem.game.usercache) with a snapshot of all that: the path, the names in
-each folder, and the mark of each `entry_points.txt` (pbem.game.folder's: inode,
-size, times). A process takes the snapshot again (a listing per folder, a
-stat per distribution) and uses the kept answer only if it is the same, and
-no mark was too recent to tell a later write when it was kept (git's
-racily-clean rule). Anything else asks importlib.metadata, as does a process
+each folder, and the SHA-256 of each `entry_points.txt`. A process takes the
+snapshot again (a listing per folder, a small read per distribution: the
+bytes, never the file's times, which cannot tell a write within one clock
+tick) and uses the kept answer only if it is the same. Anything else asks importlib.metadata, as does a process
 whose importers could find distributions elsewhere (a finder other than the
 standard path finder, a zip or egg on the path): the cache never changes an
 answer, deleting it only costs time. It knows no plug-in by name.
@@ -31,15 +30,13 @@ import json
 import os
 import re
 import sys
-import time
 from importlib import import_module, machinery
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem.game import usercache
-from pbem.game import folder as folders
 
-_FORMAT = 1
+_FORMAT = 2  # 2: entry_points.txt by the SHA-256 of its bytes (1: by its times)
 # importlib.metadata.EntryPoint.pattern: "module", "module:attr.attr", with [extras]
 _PATTERN = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
 
@@ -58,7 +55,6 @@ class EntryPoint(NamedTuple):
 
 def entry_points(group: str) -> list[EntryPoint]:
     """The group's entry points, in importlib.metadata's order, from the cache when it is valid."""
-    at = time.time_ns()  # before the snapshot: a later write shows in it
     snapshot = _snapshot()
     name = _cache_file(group)
     if snapshot is not None and name is not None:
@@ -68,7 +64,7 @@ def entry_points(group: str) -> list[EntryPoint]:
     from importlib.metadata import entry_points as installed
 
     found = [EntryPoint(entry.name, entry.value) for entry in installed(group=group)]
-    if snapshot is not None and name is not None and _settled(snapshot, at):
+    if snapshot is not None and name is not None:
         _write(name, {"format": _FORMAT, "group": group, "snapshot": snapshot,
                        "entries": [list(entry) for entry in found]})
     return found
@@ -92,17 +88,16 @@ def _snapshot() -> list[Any] | None:
             snapshot.append([root, None])
             continue
         infos = sorted(n for n in names if n.lower().endswith((".dist-info", ".egg-info")))
-        snapshot.append([root, [[name, folders.mark_of(Path(where, name, "entry_points.txt"))] for name in infos]])
+        snapshot.append([root, [[name, _digest(Path(where, name, "entry_points.txt"))] for name in infos]])
     return json.loads(json.dumps(snapshot))  # as JSON gives it back (tuples become lists)
 
 
-def _settled(snapshot: list[Any], at: int) -> bool:
-    """No entry_points.txt in the snapshot was written too close to `at` to tell a later write."""
-    for item in snapshot[2:]:
-        for _, mark in item[1] or ():
-            if mark is not None and not folders.settled(tuple(mark), at):  # type: ignore[arg-type]
-                return False
-    return True
+def _digest(path: Path) -> str | None:
+    """SHA-256 of the file's bytes, None if there is none (or it cannot be read: importlib.metadata says)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _cache_file(group: str) -> str | None:

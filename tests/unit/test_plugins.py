@@ -6,13 +6,11 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pbem.game import folder as folders
 from pbem.game import plugins
 from pbem.game import ruleset as rulesets
 
@@ -24,12 +22,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.delenv("PBEM_NO_PLUGIN_CACHE", raising=False)
-    monkeypatch.setattr(folders, "_RACY_NS", 300_000_000)  # the rule as ever, a shorter wait
     return home
-
-
-def settle() -> None:
-    time.sleep(folders._RACY_NS / 1e9 + 0.05)
 
 
 def truth() -> list[plugins.EntryPoint]:
@@ -75,20 +68,17 @@ def test_a_distribution_added_changed_or_removed_is_noticed(tmp_path: Path, cach
     site = tmp_path / "site"
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
-    settle()
     assert plugins.entry_points(GROUP) == truth()  # kept
     info = distribution(site, "toyrules", "toy = engine.duel.ruleset:RULESET")
-    settle()
     assert plugins.EntryPoint("toy", "engine.duel.ruleset:RULESET") in plugins.entry_points(GROUP)
     assert rulesets.entry_points(GROUP) == truth()
-    # the same file rewritten in place (same inode, same size): its times show it
+    # the same file rewritten in place at once (same inode, same size, maybe the same clock tick): its bytes show it
     (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = engine.duel.ruleset:RULESEX\n")
     assert plugins.entry_points(GROUP) == truth()
     assert plugins.EntryPoint("toy", "engine.duel.ruleset:RULESEX") in plugins.entry_points(GROUP)
     (info / "entry_points.txt").unlink()
     assert plugins.entry_points(GROUP) == truth() and "toy" not in {e.name for e in truth()}
     (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = engine.duel.ruleset:RULESET\n")
-    settle()
     assert plugins.entry_points(GROUP) == truth()
     for path in info.iterdir():
         path.unlink()
@@ -96,18 +86,20 @@ def test_a_distribution_added_changed_or_removed_is_noticed(tmp_path: Path, cach
     assert plugins.entry_points(GROUP) == truth() and "toy" not in {e.name for e in truth()}
 
 
-def test_entry_points_too_recent_to_tell_are_not_kept(tmp_path: Path, cache_home: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_answer_is_kept_at_once_and_a_rewrite_within_the_tick_is_seen(tmp_path: Path, cache_home: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
-    distribution(site, "toyrules", "toy = engine.duel.ruleset:RULESET")
+    info = distribution(site, "toyrules", "toy = engine.duel.ruleset:RULESET")
     monkeypatch.syspath_prepend(str(site))
-    assert plugins.entry_points(GROUP) == truth()  # at once: not kept
+    assert plugins.entry_points(GROUP) == truth()  # asks importlib.metadata and keeps the answer
     calls = asks_importlib(monkeypatch)
-    assert plugins.entry_points(GROUP) == truth() and len(calls) == 2  # asked again (and once by truth())
-    settle()
-    plugins.entry_points(GROUP)
-    calls.clear()
     assert plugins.entry_points(GROUP) == truth() and len(calls) == 1  # only truth() asked
+    times = os.stat(info / "entry_points.txt")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\ntoy = engine.duel.ruleset:RULESEX\n")
+    os.utime(info / "entry_points.txt", ns=(times.st_atime_ns, times.st_mtime_ns))  # a write the times hide
+    calls.clear()
+    assert plugins.EntryPoint("toy", "engine.duel.ruleset:RULESEX") in plugins.entry_points(GROUP)
+    assert len(calls) == 1  # the bytes changed: importlib.metadata was asked
 
 
 def test_a_damaged_or_shared_cache_is_not_used(cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
