@@ -60,7 +60,7 @@ def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path:
     elsewhere.mkdir()
     pbem = str(venv / "bin" / "pbem")
     helped = _run([pbem, "--help"], elsewhere)
-    assert helped.returncode == 0 and helped.stdout == (ROOT / "pbem" / "help.txt").read_text(encoding="utf-8")
+    assert helped.returncode == 0 and helped.stdout == (ROOT / "pbem" / "cli" / "help.txt").read_text(encoding="utf-8")
     listed = _run([pbem, "scenarios"], elsewhere)
     assert listed.returncode == 0 and "tauris" in listed.stdout, listed.stderr
     duel = _run([pbem, "scenarios", "--ruleset", "duel"], elsewhere)  # engine/duel/ and scenarios/duel/ installed
