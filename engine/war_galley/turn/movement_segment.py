@@ -29,7 +29,7 @@ galley goes on with its next order.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import NamedTuple
 
 from msgspec.structs import replace
@@ -449,15 +449,26 @@ class _Resolution:
         if line is not None:
             self.lines.append(line)
 
+    def done(self, gid: GalleyId, after: AfterGalley | None) -> None:
+        if after is not None and self.field[gid].position is not None:
+            self.field[gid], more = after(self.field[gid], self.record)
+            self.events += more
+
     def outcome(self) -> Outcome:
         self.prune_lines()
         return Outcome(self.field, self.events, self.record, tuple(self.lines), tuple(self.tried),
                        tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by))
 
 
+# What follows each galley's actions (version 2's Fatigue check, 6.42): the galley as it has done and the
+# combat record then, to the galley and the events.
+AfterGalley = Callable[[Galley, CombatRecord], tuple[Galley, list[Event]]]
+
+
 def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],
-            confusion: Mapping[GalleyId, int], dice: Dice) -> Outcome:
-    """Roll the segment's orders galley by galley (checked beforehand by `check`)."""
+            confusion: Mapping[GalleyId, int], dice: Dice, after: AfterGalley | None = None) -> Outcome:
+    """Roll the segment's orders galley by galley (checked beforehand by `check`); `after` each galley on the
+    map has completed its actions, then after each member with none."""
     orders = orders_of(decision, members)
     run = _Resolution(state, orders, confusion, dice)
     for gid in orders.sequence:
@@ -465,4 +476,8 @@ def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],
             run.lapse(gid, "movement", IllegalOrder("9.1", f"{gid} is no longer on the map"))
             continue
         run.act(gid)
+        run.done(gid, after)
+    for gid in members:
+        if gid not in orders.sequence:
+            run.done(gid, after)
     return run.outcome()
