@@ -45,6 +45,7 @@ from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retr
 from engine.war_galley.galley_combat.reactions import (
     FireTrigger,
     fire_back,
+    firepots_in_reaction,
     fires_flame_in_reaction,
     fires_in_reaction,
     orders_for,
@@ -314,6 +315,16 @@ class _Resolution:
             return galleys, [OrderLapsed(rule=error.rule, galley=rammer, order="firepots", reason=error.reason)]
         return resolution.galleys, resolution.events
 
+    def reaction_firepots(self, galleys: Mapping[GalleyId, Galley], rammer: GalleyId, target: GalleyId,
+                          dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
+        """8.53 with 6.7: a Firepot-armed galley ramming the mover in reaction drops its firepots first when
+        its standing orders say `firepots=with-ram` (one not armed has none to drop: nothing happens)."""
+        galley = galleys[rammer]
+        if not firepots_in_reaction(orders_for(self.reactions, galley)) or not firepot_armed(self.state.devices, galley):
+            return galleys, []
+        resolution = drop_firepots(self.battlefield(galleys), rammer, target, dice)
+        return resolution.galleys, resolution.events
+
     # -- a galley's turn --
 
     def act(self, gid: GalleyId) -> None:
@@ -374,6 +385,7 @@ class _Resolution:
         field, events, outcome = execute_plan(
             state.board, self.field, plan, state.charts, self.dice, self.reactions, state.combat_options(),
             record=self.record, firepots=self.firepots, reaction_fire=self.reaction_fire, after_step=fire_during,
+            reaction_firepots=self.reaction_firepots if state.rules_version >= 2 else None,
         )
         self.field, self.record = dict(field), outcome.record
         self.events += events
