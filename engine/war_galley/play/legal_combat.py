@@ -204,6 +204,7 @@ class _Attack:
         if g.speed is not SpeedSide.MAXIMUM:
             return
         cost = self.state.charts.fixed.pass_through.mp  # 7.25
+        lines: dict[GalleyId, dict[Side, list[GalleyId]]] = {}  # the galleys beside each foe passed
         for reach in self.reaches[:10]:
             legs = _walk(self.state, self.field, Plan(g.id, g.speed, reach.mp, reach.steps))
             for index, leg in enumerate(legs):
@@ -217,7 +218,9 @@ class _Attack:
                     for side in () if beside_only else (None, *Side):
                         yield Plan(g.id, g.speed, mp,
                                    (*reach.steps[:index], PassThrough(foe.id, side), *[Forward()] * extra))
-                    for side, others in beside(self.field, foe).items():
+                    if foe.id not in lines:
+                        lines[foe.id] = beside(self.field, foe)
+                    for side, others in lines[foe.id].items():
                         for other in others:
                             yield Plan(g.id, g.speed, mp, (*reach.steps[:index], PassThrough(foe.id, side, other),
                                                            *[Forward()] * extra))

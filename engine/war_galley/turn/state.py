@@ -344,7 +344,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     @property
     def rules_version(self) -> int:
         """The War Galley rules version judging this game (1 when the state does not say)."""
-        return int(self.option(RULES_VERSION, "1"))
+        return int(next((value for key, value in self.options if key == RULES_VERSION), "1"))
 
     def reaction_orders(self) -> dict[Colour, ReactionOrders]:
         """The standing reaction orders in force, by counter colour (what the combat rules read)."""
