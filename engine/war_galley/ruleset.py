@@ -63,8 +63,9 @@ class WarGalley(Adapter):
             raise RulesError(f"War Galley {self.version} does not judge version {version}")
         return self if version == self.version else _AT[version]
 
-    def _judged(self, state: GameState) -> GameState:
-        """The state stamped with this version (version 1's bytes stay as they were: no stamp)."""
+    def judging(self, state: GameState) -> GameState:
+        """`state` to be judged by this version: its options say the version (version 1 says none, so its
+        states keep the bytes they always had). new_game, load_state and so a rules change (rebind) stamp it."""
         options = tuple(o for o in state.options if o[0] != RULES_VERSION)
         if self.version != "1":
             options = (*options, (RULES_VERSION, self.version))
@@ -115,7 +116,7 @@ class WarGalley(Adapter):
 
     # --- the contract ---
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
-        return self._judged(new_game(scenario_data, rules_data, options))
+        return self.judging(new_game(scenario_data, rules_data, options))
 
     def pending(self, state: GameState) -> adapter.Pending:
         return play.pending(state)
@@ -160,7 +161,7 @@ class WarGalley(Adapter):
         """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
         state = decode_state(data, rulesdata.load_rules_data(rules_data))
         battles.load(name for name, _ in state.extra.rules)  # the rules it plays, as new_game loads them
-        return self._judged(state)
+        return self.judging(state)
 
     def parse_order(self, text: str, state: GameState) -> Any:
         side = play.pending(state).side or ""

@@ -38,7 +38,7 @@ MOVE = "activate Polyxenidas: R5-83 cruise 3: F F F"  # its first F puts its bow
 
 def crossing(version: str, orders: str) -> GameState:
     """Myonessus with 6.7, the Syrians to activate; a Syrian quinquereme about to cross a Rhodian's bow."""
-    state = RULESET.at_version(version)._judged(deployed("myonessus", {"defensive_reaction_ram": "on"}))
+    state = RULESET.at_version(version).judging(deployed("myonessus", {"defensive_reaction_ram": "on"}))
     state = drive(state, lambda s: s.phase is Phase.COMMAND)
     assert state.to_move == "syrians"
     for name, where in (("R5-83", "2913-2813"), (RHODIAN, "3015-3016")):  # a clear stretch of sea
@@ -94,7 +94,7 @@ def test_version_1_had_no_such_setting_and_refuses_it_naming_the_version() -> No
 
 
 def test_without_6_7_the_setting_is_refused_like_ram_eligible() -> None:
-    state = RULESET._judged(deployed("myonessus"))
+    state = RULESET.judging(deployed("myonessus"))
     state = replace(drive(state, lambda s: s.phase is Phase.COMMAND), to_move="allies")
     with pytest.raises(IllegalOrder, match="6.7"):
         play.apply(state, Reactions(side="allies", orders=parse_reactions("default: firepots=with-ram")),

@@ -28,7 +28,7 @@ def two_rammers(version: str) -> GameState:
         state = at(state, galley, where)
     state = replace(state, squadrons=tuple(replace(s, galleys=(g("R5-52"), g("R5-53"))) if s.key == "Metellus" else s
                                            for s in state.squadrons if s.key != "R5-53"))
-    return RULESET.at_version(version)._judged(state)
+    return RULESET.at_version(version).judging(state)
 
 
 ORDERS = "activate Metellus: R5-52 max 0: R:G5-12; R5-53 max 0: R:G5-13"

@@ -24,7 +24,7 @@ from tests.engine.war_galley.scenario_support import deployed, drive
 
 
 def _ecnomus(version: str):  # type: ignore[no-untyped-def]
-    state = RULESET.at_version(version)._judged(deployed("ecnomus"))
+    state = RULESET.at_version(version).judging(deployed("ecnomus"))
     assert state.rules_version == int(version)
     state = drive(state, lambda s: s.phase is Phase.COMMAND)  # squadrons formed (phase B): 5.53 needs mates
     # Manlius commands his Squadron I as the book deploys it (the do-nothing player left him alone).
