@@ -10,6 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from engine import adapter
 from engine.adapter import Adapter, ScenarioInfo
 from engine.errors import IllegalOrder, RulesDataError, RulesError
@@ -34,18 +36,40 @@ from engine.war_galley.play import dispatch as play
 # the methods that use them: a `status` or `move` needs none of them (issue 16, start-up cost).
 from engine.war_galley.turn import references, sequence
 from engine.war_galley.turn.decisions import from_json, to_json
-from engine.war_galley.turn.state import GameState
+from engine.war_galley.turn.state import RULES_VERSION, GameState
 from engine.war_galley.turn.state_bytes import decode_state, encode_state
 
 TOURNAMENT = SCENARIOS_DIR / "tournament.toml"
 
 
+# Version 2 (issue 27): a multi-admiral fleet's lost admiral is no longer one (9.2, Ecnomus' play note),
+# Firepots with a Defensive Reaction Ram (8.53, 6.7), no Pass-Through off the map (7.25), Fatigue rolled
+# after each galley (6.42). Version 1's states carry no version; a later one's carry it as an option
+# (engine.war_galley.turn.state.RULES_VERSION), which the rules read.
+VERSIONS = ("1", "2")
+
+
 class WarGalley(Adapter):
     name = "war-galley"
-    version = "1"
-    versions = ("1",)  # every version judged here (engine.adapter.Adapter.at_version)
+    versions = VERSIONS  # every version judged here (engine.adapter.Adapter.at_version)
     data_folder = "war_galley"  # scenarios/war_galley/pinned/: every rules data and scenario shipped, by hash
     illegal_errors: tuple[type[Exception], ...] = (RulesError,)
+
+    def __init__(self, version: str = VERSIONS[-1]) -> None:
+        self.version = version
+
+    def at_version(self, version: str) -> WarGalley:
+        if version not in VERSIONS:
+            raise RulesError(f"War Galley {self.version} does not judge version {version}")
+        return self if version == self.version else _AT[version]
+
+    def judging(self, state: GameState) -> GameState:
+        """`state` to be judged by this version: its options say the version (version 1 says none, so its
+        states keep the bytes they always had). new_game, load_state and so a rules change (rebind) stamp it."""
+        options = tuple(o for o in state.options if o[0] != RULES_VERSION)
+        if self.version != "1":
+            options = (*options, (RULES_VERSION, self.version))
+        return state if options == state.options else msgspec.structs.replace(state, options=options)
 
     # --- data ---
     def default_rules_data(self) -> bytes:
@@ -92,7 +116,7 @@ class WarGalley(Adapter):
 
     # --- the contract ---
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
-        return new_game(scenario_data, rules_data, options)
+        return self.judging(new_game(scenario_data, rules_data, options))
 
     def pending(self, state: GameState) -> adapter.Pending:
         return play.pending(state)
@@ -137,7 +161,7 @@ class WarGalley(Adapter):
         """The state whose `state_bytes` are `data`, in a game pinning `rules_data` (for pbem's state cache)."""
         state = decode_state(data, rulesdata.load_rules_data(rules_data))
         battles.load(name for name, _ in state.extra.rules)  # the rules it plays, as new_game loads them
-        return state
+        return self.judging(state)
 
     def parse_order(self, text: str, state: GameState) -> Any:
         side = play.pending(state).side or ""
@@ -216,3 +240,4 @@ def _sides(scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
 
 
 RULESET = WarGalley()
+_AT = {version: RULESET if version == RULESET.version else WarGalley(version) for version in VERSIONS}

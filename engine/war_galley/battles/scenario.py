@@ -344,7 +344,7 @@ SPECIAL_RULES: dict[str, str] = {
     "anchored": "Actium: a group may not move until it spends an Activation raising anchor",
     "treasure_ship": "Actium: a secret galley of a group, committed in a signed file",
     "leaders_survive_vp": "Actium: `vp` to `side` if the named commanders survive uncaptured",
-    "minor_victory_most_vp": "No VP threshold: most VP at the end wins",
+    "minor_victory_most_vp": "Neither side wins on its VP, or play is halted: a minor victory to most VP",
 }
 
 # Relational zone rules the deployment check applies, by name.

@@ -72,3 +72,4 @@ class CombatOptions(msgspec.Struct, frozen=True, kw_only=True):
     defensive_reaction_ram: bool = False
     wind: Wind | None = None
     turn: int = 1
+    rules_version: int = 1  # the game's War Galley rules version (GameState.rules_version)

@@ -224,6 +224,13 @@ def _mover(ctx: _Context, field: Mapping[GalleyId, Galley]) -> Mover:
     return _movers.keep(key, around_me, Mover(around, ctx.start))
 
 
+# 7.25 (version 2): the Pass-Through "must then have sufficient MP remaining so that it reaches a hex location
+# not occupied by any other ships": a galley leaving the map before it stands clear reaches none, so the move
+# is refused (version 1 let it go and dropped the Rake; docs/rules-notes.md).
+OFF_THE_MAP = Refused("7.25", "a Pass-Through must reach a hex clear of all ships; this one leaves the map "
+                              "before the galley stands clear of the line")
+
+
 def _fail(number: int, step: Step, refusal: Refused) -> IllegalOrder:
     return IllegalOrder(refusal.rule, f"step {number} ({describe_step(step)}): {refusal.reason}")
 
@@ -293,6 +300,8 @@ def _walk(ctx: _Context, field: dict[GalleyId, Galley], leg: Leg, first: int,
         after = advance(mover, leg, step)
         if isinstance(after, Refused):
             raise _fail(number, step, after)
+        if after.ended is Ending.EXITED and (passing or isinstance(step, PassThrough)) and ctx.options.rules_version >= 2:
+            raise _fail(number, step, OFF_THE_MAP)
         if track is not None:
             track.append(None if after.ended is Ending.EXITED else after.position)
             track = track if after.ended is None else None

@@ -28,7 +28,14 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.events import DieRolled, Event
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
-from engine.war_galley.galley_combat.ramming import RamResult, Retreat, enemies_near, ram_refusal, resolve_ram
+from engine.war_galley.galley_combat.ramming import (
+    FirepotsHook,
+    RamResult,
+    Retreat,
+    enemies_near,
+    ram_refusal,
+    resolve_ram,
+)
 from engine.war_galley.map_and_galleys import charts as tables
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
@@ -80,8 +87,12 @@ def defensive_reaction_ram(
     record: CombatRecord,
     options: CombatOptions = CombatOptions(),
     retreat: Retreat = Retreat.STERN,
+    firepots: FirepotsHook | None = None,
 ) -> ReactionRam:
-    """The Crew check and, if passed, the Ram (6.7); IllegalOrder before any die if not eligible."""
+    """The Crew check and, if passed, the Ram (6.7); IllegalOrder before any die if not eligible.
+
+    The Ram is one by 7.14-7.16, so a Firepot-armed galley may drop its firepots with it (8.53: "as part
+    of a Ram Attempt ... but before resolving the Ram"): `firepots`, rolled after the Crew check passed."""
     if not options.defensive_reaction_ram:
         raise Refused("6.7", "the Defensive Reaction Ram is an optional rule this game does not use").error()
     galley, mover = galleys[galley_id], galleys[mover_id]
@@ -98,7 +109,7 @@ def defensive_reaction_ram(
         return ReactionRam(dict(galleys), events, record, None)
     field, ram_events, result, record = resolve_ram(
         board, galleys, galley_id, mover_id, charts, dice, record, reaction=True, retreat=retreat,
-        options=options, check=False,
+        options=options, check=False, firepots=firepots,
     )
     if result is RamResult.COLLIDED:
         record = replace(record, drew_reaction_ram=record.drew_reaction_ram | {mover_id})

@@ -154,5 +154,6 @@ def pass_through_plan(
         return blocked
     assert other.position is not None
     facing = side_facing(other.position, target.position)
-    assert facing is not None
+    if facing is None:  # beside the target, but bow or stern on to it: no oars on that side to shear (7.21)
+        return Refused("7.25", f"{rake} is beside {target_id} but not side by side with it: no side of it is raked")
     return rake, facing

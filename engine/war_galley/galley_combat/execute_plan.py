@@ -17,6 +17,7 @@ from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatR
 from engine.war_galley.galley_combat.combat_steps import (
     _STEP_RULES,
     AfterStepHook,
+    OFF_THE_MAP,
     MPExpended,
     PassedThrough,
     PlanEnd,
@@ -65,10 +66,11 @@ class _Run:
 
     def __init__(self, board: Board, galleys: Mapping[GalleyId, Galley], plan: Plan, charts: Charts, dice: Dice,
                  reactions: Mapping[Colour, ReactionOrders], options: CombatOptions, record: CombatRecord,
-                 firepots: FirepotsHook | None, reaction_fire: ReactionFireHook | None) -> None:
+                 firepots: FirepotsHook | None, reaction_fire: ReactionFireHook | None,
+                 reaction_firepots: FirepotsHook | None = None) -> None:
         self.ctx = _Context(board, charts, options, record, plan, galleys[plan.galley])
         self.dice, self.reactions = dice, reactions
-        self.firepots, self.reaction_fire = firepots, reaction_fire
+        self.firepots, self.reaction_fire, self.reaction_firepots = firepots, reaction_fire, reaction_firepots
         self.field = dict(galleys)
         self.record = record
         self.events: list[Event] = []
@@ -110,7 +112,8 @@ class _Run:
         # stand clear. The move that clears it cannot give the galley just passed an Avoidance that undoes it.
         self.rake_when_clear()
         response = respond_to_move(ctx.board, self.field, self.id, before, ctx.charts, self.dice, self.record,
-                                   self.reactions, ctx.options, mover_faced=self.leg.faced)
+                                   self.reactions, ctx.options, mover_faced=self.leg.faced,
+                                   firepots=self.reaction_firepots)
         self.field, self.record = response.galleys, response.record
         self.events += response.events
         self.avoided |= response.avoided
@@ -163,6 +166,9 @@ class _Run:
         after = advance(_mover(self.ctx, self.field), self.leg, step)
         if isinstance(after, Refused):
             return self.halt(number, step, after)
+        if after.ended is Ending.EXITED and (self.pending is not None or isinstance(step, PassThrough)) \
+                and self.ctx.options.rules_version >= 2:  # refused by the check; a reaction may bring it about
+            return self.halt(number, step, OFF_THE_MAP)
         if isinstance(step, PassThrough):
             self.pending = (*found, before)
         self.leg, self.before, self.last_move = after, before, step
@@ -270,12 +276,14 @@ def execute_plan(
     firepots: FirepotsHook | None = None,
     reaction_fire: ReactionFireHook | None = None,
     after_step: AfterStepHook | None = None,
+    reaction_firepots: FirepotsHook | None = None,
 ) -> tuple[dict[GalleyId, Galley], list[Event], PlanOutcome]:
     """Run `plan` with the dice; IllegalOrder (before any die) if it is illegal as things stand.
 
     `after_step(number, galleys, record)` is called after each step taken (and
     the reactions to it) while the galley goes on: the turn code's Missile
     Fire during movement (8.42). It returns the galleys, its events and the record.
+    `reaction_firepots`: the firepots of a galley ramming the mover in reaction (8.53 with 6.7).
     """
     check_combat_plan(board, galleys, plan, charts, options, record)
     orders = reactions or {}
@@ -288,7 +296,7 @@ def execute_plan(
         outcome = PlanOutcome(end=PlanEnd.ANASTROPHE, record=done.record, spent=moved.spent if moved else plan.mp,
                               steps_taken=1, ram=done.result)
         return done.galleys, done.events, outcome
-    run = _Run(board, galleys, plan, charts, dice, orders, options, record, firepots, reaction_fire)
+    run = _Run(board, galleys, plan, charts, dice, orders, options, record, firepots, reaction_fire, reaction_firepots)
     for number, step in enumerate(plan.steps, 1):
         if not run.take(number, step):
             break

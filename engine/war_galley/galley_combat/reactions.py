@@ -34,7 +34,14 @@ from engine.war_galley.galley_combat.avoidance import (
 )
 from engine.war_galley.galley_combat.combat_record import CombatOptions, CombatRecord
 from engine.war_galley.galley_combat.defensive_ram import crossed_bows, defensive_reaction_ram, reaction_ram_refusal
-from engine.war_galley.galley_combat.ramming import RamResult, enemies_near, id_key, ram_geometry, rammer_refusal
+from engine.war_galley.galley_combat.ramming import (
+    FirepotsHook,
+    RamResult,
+    enemies_near,
+    id_key,
+    ram_geometry,
+    rammer_refusal,
+)
 from engine.war_galley.map_and_galleys.board import Board
 from engine.war_galley.map_and_galleys.charts import Charts
 from engine.war_galley.map_and_galleys.galley import Colour, Galley, GalleyId, format_galley_id, parse_galley_id
@@ -69,6 +76,14 @@ class RamReaction(enum.Enum):
     ELIGIBLE = "eligible"  # whenever eligible
 
 
+class FirepotsReaction(enum.Enum):
+    """Firepots with a Defensive Reaction Ram (8.53 with 6.7, version 2): a Firepot-armed galley ramming in
+    reaction rolls them first ("as part of a Ram Attempt ... before resolving the Ram")."""
+
+    NEVER = "never"
+    WITH_RAM = "with-ram"
+
+
 class FireReaction(enum.Enum):
     """Reaction Fire (8.42): at galleys that fired at it, and/or adjacent ones attacking it."""
 
@@ -100,12 +115,14 @@ class Reaction(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
     ram: RamReaction | None = None
     fire: FireReaction | None = None
     missiles: MissileChoice | None = None
+    firepots: FirepotsReaction | None = None  # unsaid: never
 
     def over(self, base: Reaction) -> Reaction:
         """These settings, falling back on `base` for any not given."""
         return Reaction(
             avoid=self.avoid or base.avoid, by=self.by or base.by,
             ram=self.ram or base.ram, fire=self.fire or base.fire, missiles=self.missiles or base.missiles,
+            firepots=self.firepots or base.firepots,
         )
 
 
@@ -148,7 +165,7 @@ def orders_for(reactions: Mapping[Colour, ReactionOrders], galley: Galley) -> Re
 # --- notation ----------------------------------------------------------------
 
 _KEYS: dict[str, type[enum.Enum]] = {"avoid": AvoidWhen, "by": AvoidBy, "ram": RamReaction, "fire": FireReaction,
-                                     "missiles": MissileChoice}
+                                     "missiles": MissileChoice, "firepots": FirepotsReaction}
 _LINE = re.compile(r"\s*([^:]+?)\s*:(.*)")
 
 
@@ -269,10 +286,17 @@ def orders_refusal(orders: ReactionOrders, options: CombatOptions) -> Refused | 
     6.7 is an optional rule: where the game does not use it, `ram=eligible`
     orders a reaction the rules do not have, so it is refused, not kept and ignored.
     """
-    if options.defensive_reaction_ram:
-        return None
     settings = [("default", orders.default), *((format_galley_id(o.galley), o.reaction) for o in orders.overrides)]
     for who, reaction in settings:
+        if reaction.firepots is not None and options.rules_version < 2:
+            return Refused("8.53", f"{who}: firepots= is a setting of War Galley's rules version 2; this game "
+                                   f"is judged by version {options.rules_version}")
+    if options.defensive_reaction_ram:
+        return None
+    for who, reaction in settings:
+        if reaction.firepots is FirepotsReaction.WITH_RAM:
+            return Refused("6.7", f"{who}: firepots=with-ram drops firepots with a Defensive Reaction Ram, an "
+                                  "optional rule this game does not use")
         if reaction.ram is RamReaction.ELIGIBLE:
             return Refused("6.7", f"{who}: ram=eligible orders a Defensive Reaction Ram, an optional rule this "
                                   "game does not use")
@@ -286,6 +310,11 @@ def rams_in_reaction(reaction: Reaction) -> bool:
 def fires_in_reaction(reaction: Reaction, trigger: FireTrigger) -> bool:
     fire = reaction.fire or FireReaction.NEVER
     return fire is FireReaction.ALWAYS or fire.value == trigger.value
+
+
+def firepots_in_reaction(reaction: Reaction) -> bool:
+    """8.53 with 6.7: whether a Firepot-armed galley ramming in reaction drops its firepots first."""
+    return reaction.firepots is FirepotsReaction.WITH_RAM
 
 
 def fires_flame_in_reaction(reaction: Reaction) -> bool:
@@ -326,12 +355,14 @@ def respond_to_move(
     *,
     mover_faced: bool = False,
     reaction_rams: bool = True,
+    firepots: FirepotsHook | None = None,
 ) -> Response:
     """Every reaction the active galley's move from `before` provokes, in id order.
 
     First Defensive Reaction Rams (6.7) by galleys whose Bow hex it entered,
     then Avoidance (6.51) by galleys it is now adjacent to. `reaction_rams`
-    False: the galley was placed, not moved (Anastrophe), so no bow was crossed.
+    False: the galley was placed, not moved (Anastrophe), so no bow was crossed. `firepots`: the reacting
+    galley's firepots with its ram (8.53), decided inside the hook (version 2).
     """
     field = dict(galleys)
     events: list[Event] = []
@@ -347,7 +378,7 @@ def respond_to_move(
             if reaction_ram_refusal(charts, galley, field[mover_id], record) is not None:
                 continue
             field, more, record, result = defensive_reaction_ram(
-                board, field, galley_id, mover_id, charts, dice, record, options
+                board, field, galley_id, mover_id, charts, dice, record, options, firepots=firepots
             )
             events += more
             if result is RamResult.COLLIDED:

@@ -62,6 +62,8 @@ _WORDS: dict[str, Callable[[Any], str]] = {
     "TransferSettled": lambda e: f"{e.commander} has commanded since his transfer: his galley may use Maximum "
                                  "Speed again (he stays on his RE side, 5.53)",
     "CommanderLost": lambda e: f"{e.commander} is lost: " + (f"now RE aboard {e.galley}" if e.galley else "gone"),
+    "SoleAdmiral": lambda e: f"{e.lost} is no longer an admiral: {' and '.join(e.admirals)} "
+                             + ("is the sole admiral" if len(e.admirals) == 1 else "command the fleet"),
     "FleetWithdraws": lambda e: f"the {e.side} fleet withdraws",
     "VPAwarded": lambda e: f"{e.side} +{e.vp} VP: {e.galley} {e.reason}",
     "VPLost": lambda e: f"{e.side} -{e.vp} VP: {e.galley} {e.reason}",

@@ -7,7 +7,9 @@ one, galley by galley, on the battlefield as the earlier galleys' orders
 would leave it (engine.war_galley.turn.movement_segment's prediction): each galley takes the
 first combat plan the rules accept (an Anastrophe, a Ram, a Pass-Through, a
 Rake, in that order, built from its planner end positions), else its plan as
-given; then the first Missile Fire and the first grapple the rules allow.
+given (the skirmishing variant: a galley at Maximum passes through a line
+raking the galley beside the one passed, 7.25, if it can); then the first
+Missile Fire and the first grapple the rules allow.
 The result is checked whole (engine.war_galley.turn.activation.check_activate); a part
 that fails is dropped, so every listed decision passes `apply`.
 """
@@ -22,6 +24,7 @@ from msgspec.structs import replace
 from engine.errors import IllegalOrder
 from engine.war_galley.galley_combat.anastrophe import anastrophe_refusal
 from engine.war_galley.galley_combat.combat_steps import check_combat_plan, plan_positions
+from engine.war_galley.galley_combat.diekplus import beside
 from engine.war_galley.galley_combat.raking import rake_pass
 from engine.war_galley.galley_combat.reactions import (
     AvoidBy,
@@ -193,13 +196,15 @@ class _Attack:
             if foe is not None:
                 yield Plan(g.id, g.speed, reach.mp, (*reach.steps, Ram(foe.id)))
 
-    def pass_throughs(self) -> Iterable[Plan]:
+    def pass_throughs(self, beside_only: bool = False) -> Iterable[Plan]:
         """7.24-7.25: through the foe ahead; the side passed is named, since the Diekplus's own case, a galley
-        inside a line abreast (7.28's example), has galleys on both sides and is refused without one."""
+        inside a line abreast (7.28's example), has galleys on both sides and is refused without one.
+        Then raking the galley beside instead (7.25 "either galley"); `beside_only`: only those."""
         g = self.galley
         if g.speed is not SpeedSide.MAXIMUM:
             return
         cost = self.state.charts.fixed.pass_through.mp  # 7.25
+        lines: dict[GalleyId, dict[Side, list[GalleyId]]] = {}  # the galleys beside each foe passed
         for reach in self.reaches[:10]:
             legs = _walk(self.state, self.field, Plan(g.id, g.speed, reach.mp, reach.steps))
             for index, leg in enumerate(legs):
@@ -210,9 +215,15 @@ class _Attack:
                     mp = leg.spent + cost + extra
                     if mp > self.cap:
                         continue
-                    for side in (None, *Side):
+                    for side in () if beside_only else (None, *Side):
                         yield Plan(g.id, g.speed, mp,
                                    (*reach.steps[:index], PassThrough(foe.id, side), *[Forward()] * extra))
+                    if foe.id not in lines:
+                        lines[foe.id] = beside(self.field, foe)
+                    for side, others in lines[foe.id].items():
+                        for other in others:
+                            yield Plan(g.id, g.speed, mp, (*reach.steps[:index], PassThrough(foe.id, side, other),
+                                                           *[Forward()] * extra))
 
     def rakes(self) -> Iterable[Plan]:
         g = self.galley
@@ -289,6 +300,10 @@ def enrich(state: GameState, decision: Activate, members: list[GalleyId], reache
         if variant == 1 and not galley.grappled_with:
             attack = _Attack(state, field, galley, reaches(galley), nearness, cap)
             plan = next((p for p in attack.plans() if _legal(state, field, p)), plan)
+        elif variant == 2 and galley.speed is SpeedSide.MAXIMUM and not galley.grappled_with:
+            # the skirmish rakes: through a line, raking the galley beside the one passed (7.25)
+            attack = _Attack(state, field, galley, reaches(galley), nearness, cap)
+            plan = next((p for p in attack.pass_throughs(beside_only=True) if _legal(state, field, p)), plan)
         cost = state.charts.fixed.towers.jettison_mp  # 8.48
         if plan is not None and variant == 2 and towered(galley) and plan.mp + cost <= cap:
             jettison = Plan(gid, plan.speed, plan.mp + cost, (JettisonTowers(), *plan.steps))

@@ -27,6 +27,7 @@ from engine.dice import Dice
 from engine.errors import IllegalOrder
 from engine.events import DieRolled, Event
 from engine.memo import by_identity
+from engine.war_galley.galley_combat.combat_record import CombatRecord
 from engine.war_galley.map_and_galleys.charts import double_activation, individual_activation_free, orders_confusion
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, Removal
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
@@ -269,6 +270,20 @@ def _as_left(state: GameState, done: dict[GalleyId, Galley], before: dict[Galley
     return tuple([replace(g, moved=None) if g.id in stale else g for g in galleys])
 
 
+def _fatigue_after(state: GameState, at_max: list[GalleyId], before: dict[GalleyId, Galley],
+                   dice: Dice) -> segment.AfterGalley:
+    """Version 2's 6.42 check of a galley that began at Maximum, the moment it has done; an Anastrophe's
+    fatigue is its own (7.36). The MP used are this activation's (a MoveRecord of an earlier one is stale)."""
+    def after(galley: Galley, record: CombatRecord) -> tuple[Galley, list[Event]]:
+        gid = galley.id
+        if gid not in at_max or gid in record.anastrophes:
+            return galley, []
+        moved = None if galley.moved is before[gid].moved else galley.moved
+        return fatigue.check_galley(state, galley, moved, dice, ram_attempt=gid in record.ram_attempts,
+                                    rake_attempt=gid in record.rake_attempts)
+    return after
+
+
 def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked: bool = False) -> tuple[GameState, list[Event]]:
     """The activation (checked first unless the caller has just run `check_activate` on this very state:
     the check is pure, so running it twice only costs time)."""
@@ -285,7 +300,10 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked:
     state = replace(state, record=state.record.next_squadron_phase())
     # Dice from here on: nothing below may refuse the decision.
     current = state.current or PendingActivation(())
-    done = segment.resolve(state, decision, members, dict(current.confusion), dice)
+    # 6.42 "The check is made after each galley completes its actions for the segment": so from version 2,
+    # between one galley's dice and the next's; version 1 rolled them all after the segment (below).
+    after = _fatigue_after(state, at_max, before, dice) if state.rules_version >= 2 else None
+    done = segment.resolve(state, decision, members, dict(current.confusion), dice, after)
     new = replace(state, galleys=_as_left(state, done.galleys, before, members), record=done.record,
                   grapple_lines=done.lines, grapple_tried=done.tried, fired=done.fired, retracted=done.retracted,
                   rammed_by=done.rammed_by)
@@ -298,7 +316,7 @@ def apply_activate(state: GameState, decision: Activate, dice: Dice, *, checked:
     new = replace(new, fresh_fatigue=(*new.fresh_fatigue, *fresh))
     # 6.42: galleys that began at Maximum, plans first; 9.1: a galley that left the map is not checked.
     order = [p.galley for p in decision.plans] + [g for g in at_max if g not in [p.galley for p in decision.plans]]
-    for gid in order:
+    for gid in order if after is None else ():
         galley = new.galley(gid)
         if gid not in at_max or galley.position is None or gid in new.record.anastrophes or new.result is not None:
             continue

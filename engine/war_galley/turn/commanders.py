@@ -63,6 +63,13 @@ class CommanderLost(Event, frozen=True, kw_only=True):
     galley: GalleyId | None
 
 
+class SoleAdmiral(Event, frozen=True, kw_only=True):
+    """9.2 (version 2): `lost`, an admiral lost while others command, is a Squadron Commander from now on."""
+
+    lost: str
+    admirals: tuple[str, ...]  # the fleet's admirals left
+
+
 class FleetWithdraws(Event, frozen=True, kw_only=True):
     side: str
 
@@ -179,9 +186,17 @@ def galley_lost(state: GameState, lost: Galley, dice: Dice) -> tuple[GameState, 
             and hooks.commander_barred(state, c.name, g) is None  # the battle's bars on Command Ships hold
         ]
         new = _nearest(state, lost, mates)
+        # Version 2 (9.2 with Ecnomus' play note, "if one is killed, the other becomes the sole admiral"): an
+        # admiral lost while another commands his fleet goes on as a Squadron Commander (5.53), so that losing
+        # the other is the loss of the fleet's only admiral (docs/rules-notes.md).
+        demoted = c.admiral and not only_admiral and state.rules_version >= 2
         state = state.with_commander(replace(c, galley=new.id if new else None, reduced=True, permanent_re=True,
-                                             until_commands=False))
+                                             until_commands=False, admiral=c.admiral and not demoted))
         events.append(CommanderLost(rule="5.53", commander=c.name, galley=new.id if new else None))
+        if demoted:
+            was = was.with_commander(replace(c, admiral=False))  # two admirals lost together: the second is the last
+            left = tuple(a.name for a in active_admirals(was, c.side))
+            events.append(SoleAdmiral(rule="9.2", lost=c.name, admirals=left))
         if only_admiral and state.result is None:
             state, more = _withdrawal_roll(state, c.side, rating, dice)
             events += more

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 from engine.dice import Dice
 from engine.events import DieRolled, Event
 from engine.war_galley.map_and_galleys.charts import avoidance_fatigue, fatigue_result
-from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
+from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, MoveRecord
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.speed import excess_over_cruise
 from engine.war_galley.turn import hooks
@@ -47,10 +47,29 @@ def check(
 ) -> tuple[GameState, list[Event]]:
     """6.42: 1d6 + MP beyond Cruise (+1 ram attempt, +1 rake attempt) on the galley's Crew column."""
     galley = state.galley(galley_id)
+    level, roll = _roll(state, galley, galley.moved, dice, ram_attempt, rake_attempt)
+    state, events = _mark(state, galley, level, "6.43")
+    return state, [roll, *events]
+
+
+def check_galley(state: GameState, galley: Galley, moved: MoveRecord | None, dice: Dice, *, ram_attempt: bool,
+                 rake_attempt: bool) -> tuple[Galley, list[Event]]:
+    """`check` for a galley of the movement segment as it stands the moment it has done (version 2's 6.42,
+    "after each galley completes its actions"): `moved` its MoveRecord of this activation, None if it did not
+    move; the galley marked, and the events. `state` is the game the activation began in (the battle's rules)."""
+    level, roll = _roll(state, galley, moved, dice, ram_attempt, rake_attempt)
+    if level <= 0:
+        return galley, [roll]
+    tired = replace(galley, fatigue=max(galley.fatigue, level), speed=SpeedSide.CRUISE)  # as `_mark`
+    return tired, [roll, Fatigued(rule="6.43", galley=galley.id, level=tired.fatigue)]
+
+
+def _roll(state: GameState, galley: Galley, moved: MoveRecord | None, dice: Dice, ram_attempt: bool,
+          rake_attempt: bool) -> tuple[int, DieRolled]:
     table = state.charts.fatigue
-    used = galley.moved.spent if galley.moved is not None else 0
+    used = moved.spent if moved is not None else 0
     # 6.22: the wind's MP come "without incurring Fatigue" (a Tremiola's +2 at Maximum, 6.25).
-    wind = galley.moved.wind if galley.moved is not None else 0
+    wind = moved.wind if moved is not None else 0
     mods: list[tuple[str, int]] = []
     over = excess_over_cruise(galley.ratings, used - wind)
     if over:
@@ -61,13 +80,12 @@ def check(
     if rake_attempt:
         mods.append(("made a Rake attempt", table.modifiers.rake_attempt))
     mods += hooks.fatigue_modifiers(state, galley)  # Side's pestilence
-    natural = dice.d6(f"6.42 fatigue {galley_id}")
+    natural = dice.d6(f"6.42 fatigue {galley.id}")
     adjusted = natural + sum(v for _, v in mods)
     level = fatigue_result(state.charts, galley.crew, adjusted)
     roll = DieRolled(rule="6.42", table=f"Fatigue (Crew {galley.crew})", natural=natural, modifiers=tuple(mods),
                      outcome=f"F-{level}" if level else "No Effect")
-    state, events = _mark(state, galley, level, "6.43")
-    return state, [roll, *events]
+    return level, roll
 
 
 def after_avoidance(state: GameState, galley_id: GalleyId) -> tuple[GameState, list[Event]]:

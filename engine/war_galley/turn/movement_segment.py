@@ -29,7 +29,7 @@ galley goes on with its next order.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import NamedTuple
 
 from msgspec.structs import replace
@@ -45,6 +45,7 @@ from engine.war_galley.galley_combat.ramming import RamResolved, RamResult, Retr
 from engine.war_galley.galley_combat.reactions import (
     FireTrigger,
     fire_back,
+    firepots_in_reaction,
     fires_flame_in_reaction,
     fires_in_reaction,
     orders_for,
@@ -314,6 +315,16 @@ class _Resolution:
             return galleys, [OrderLapsed(rule=error.rule, galley=rammer, order="firepots", reason=error.reason)]
         return resolution.galleys, resolution.events
 
+    def reaction_firepots(self, galleys: Mapping[GalleyId, Galley], rammer: GalleyId, target: GalleyId,
+                          dice: Dice) -> tuple[Mapping[GalleyId, Galley], list[Event]]:
+        """8.53 with 6.7: a Firepot-armed galley ramming the mover in reaction drops its firepots first when
+        its standing orders say `firepots=with-ram` (one not armed has none to drop: nothing happens)."""
+        galley = galleys[rammer]
+        if not firepots_in_reaction(orders_for(self.reactions, galley)) or not firepot_armed(self.state.devices, galley):
+            return galleys, []
+        resolution = drop_firepots(self.battlefield(galleys), rammer, target, dice)
+        return resolution.galleys, resolution.events
+
     # -- a galley's turn --
 
     def act(self, gid: GalleyId) -> None:
@@ -374,6 +385,7 @@ class _Resolution:
         field, events, outcome = execute_plan(
             state.board, self.field, plan, state.charts, self.dice, self.reactions, state.combat_options(),
             record=self.record, firepots=self.firepots, reaction_fire=self.reaction_fire, after_step=fire_during,
+            reaction_firepots=self.reaction_firepots if state.rules_version >= 2 else None,
         )
         self.field, self.record = dict(field), outcome.record
         self.events += events
@@ -449,15 +461,26 @@ class _Resolution:
         if line is not None:
             self.lines.append(line)
 
+    def done(self, gid: GalleyId, after: AfterGalley | None) -> None:
+        if after is not None and self.field[gid].position is not None:
+            self.field[gid], more = after(self.field[gid], self.record)
+            self.events += more
+
     def outcome(self) -> Outcome:
         self.prune_lines()
         return Outcome(self.field, self.events, self.record, tuple(self.lines), tuple(self.tried),
                        tuple(self.fired), tuple(self.retracted), tuple(self.rammed_by))
 
 
+# What follows each galley's actions (version 2's Fatigue check, 6.42): the galley as it has done and the
+# combat record then, to the galley and the events.
+AfterGalley = Callable[[Galley, CombatRecord], tuple[Galley, list[Event]]]
+
+
 def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],
-            confusion: Mapping[GalleyId, int], dice: Dice) -> Outcome:
-    """Roll the segment's orders galley by galley (checked beforehand by `check`)."""
+            confusion: Mapping[GalleyId, int], dice: Dice, after: AfterGalley | None = None) -> Outcome:
+    """Roll the segment's orders galley by galley (checked beforehand by `check`); `after` each galley on the
+    map has completed its actions, then after each member with none."""
     orders = orders_of(decision, members)
     run = _Resolution(state, orders, confusion, dice)
     for gid in orders.sequence:
@@ -465,4 +488,8 @@ def resolve(state: GameState, decision: Activate, members: Collection[GalleyId],
             run.lapse(gid, "movement", IllegalOrder("9.1", f"{gid} is no longer on the map"))
             continue
         run.act(gid)
+        run.done(gid, after)
+    for gid in members:
+        if gid not in orders.sequence:
+            run.done(gid, after)
     return run.outcome()

@@ -35,6 +35,9 @@ def galley_key(galley_id: GalleyId) -> tuple[str, str, int]:
 
 
 DEFENSIVE_REACTION_RAM = "defensive_reaction_ram"  # the game option of 6.7 ("on" / "off")
+# The rules version a game is judged by (engine.war_galley.ruleset, docs/protocol.md "Upgrades"), kept with the
+# options so that `apply` stays a function of the state: absent in version 1's states, whose bytes it must not change.
+RULES_VERSION = "ruleset_version"
 
 
 class Phase(enum.Enum):
@@ -338,6 +341,11 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def option(self, key: str, default: str = "off") -> str:
         return dict(self.options).get(key, default)
 
+    @property
+    def rules_version(self) -> int:
+        """The War Galley rules version judging this game (1 when the state does not say)."""
+        return int(next((value for key, value in self.options if key == RULES_VERSION), "1"))
+
     def reaction_orders(self) -> dict[Colour, ReactionOrders]:
         """The standing reaction orders in force, by counter colour (what the combat rules read)."""
         return {self.side(key).colour: orders for key, orders in self.reactions}
@@ -345,7 +353,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def combat_options(self) -> CombatOptions:
         """6.7's optional rule (chosen at set-up) and the turn's conditions."""
         drr = self.option(DEFENSIVE_REACTION_RAM) == "on"
-        return CombatOptions(defensive_reaction_ram=drr, wind=self.wind, turn=self.turn)
+        return CombatOptions(defensive_reaction_ram=drr, wind=self.wind, turn=self.turn, rules_version=self.rules_version)
 
     # --- updates ---
 

@@ -79,13 +79,14 @@ def play(
     red: str = "",
     drr: bool = False,
     record: CombatRecord = CombatRecord(),
+    version: int = 1,
     **hooks: object,
 ) -> tuple[dict[GalleyId, Galley], list[Event], PlanOutcome, ForcedDice]:
     """Execute a typed order with forced dice; the dice are returned so tests can check none are left."""
     forced = ForcedDice(*dice)
     galleys, events, outcome = execute_plan(
         board, field, parse_combat_order(order), CHARTS, forced, orders(green, red),
-        CombatOptions(defensive_reaction_ram=drr), record=record, **hooks,  # type: ignore[arg-type]
+        CombatOptions(defensive_reaction_ram=drr, rules_version=version), record=record, **hooks,  # type: ignore[arg-type]
     )
     return galleys, events, outcome, forced
 
