@@ -1,6 +1,6 @@
 """The ruleset contract, defined once: what pbem asks of a ruleset, and the shapes a ruleset answers with.
 
-A neutral module of engine's shared top: pbem imports it (to type and find rulesets, pbem/ruleset.py)
+A neutral module of engine's shared top: pbem imports it (to type and find rulesets, pbem/game/ruleset.py)
 and engine imports it (engine.adapter.Adapter, the base the rulesets stand on,
 satisfies `Ruleset` and builds these `Pending` and `ScenarioInfo`); it imports
 no other module of engine and nothing of pbem, so "engine never imports pbem" and "pbem knows no ruleset" both hold
@@ -38,7 +38,7 @@ Upgrades (docs/protocol.md, "Upgrades"): a game lasts weeks, releases change.
   ruleset (at its version) and `rules_data` after an agreed rules change; it
   raises one of `illegal_errors` with the reason if the change cannot apply.
 
-Optional (pbem/cli_orders.py asks with getattr and says so when missing):
+Optional (pbem/cli/orders.py asks with getattr and says so when missing):
 - `explain(state, subject)` -> (JSON data, text) about one piece the
   ruleset names (`subject`, e.g. a unit id), or about the whole board
   (`subject=None`); an unknown subject raises one of `illegal_errors`.

@@ -1,4 +1,4 @@
-"""Fleet battles behind the protocol's ruleset contract (pbem/ruleset.py), without importing pbem."""
+"""Fleet battles behind the protocol's ruleset contract (pbem/game/ruleset.py), without importing pbem."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""War Galley behind the protocol's ruleset contract (pbem/ruleset.py), without importing pbem.
+"""War Galley behind the protocol's ruleset contract (pbem/game/ruleset.py), without importing pbem.
 
 Decisions cross the boundary as JSON values (engine.war_galley.turn.decisions' tagged
 form); states are `engine.war_galley.turn.state.GameState`.
