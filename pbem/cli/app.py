@@ -197,7 +197,6 @@ def receive(
 ) -> None:
     """Check received files and add them to the game; acknowledge when you have nothing to decide."""
     from pbem.exchange import intake  # mail parsing (email, mailbox): 8 ms only commands reading outside files need
-
     incoming: list[tuple[bytes, str]] = []
     for path in files:
         if str(path) == "-":
