@@ -10,15 +10,18 @@ caller's (`rng`); the rules themselves never call `random`.
 With `shortcuts` (the default) it uses the orders that save a round trip
 (engine.war_galley.play.shortcuts) wherever the listing offers one: an Individual Squadron's
 Crew check with both alternatives, a standing Speed Level choice, boarding
-declared with the grapples.
+declared with the grapples, a transfer with its next decision for either
+result of its die.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from msgspec.structs import replace
+
 from engine.war_galley.play import legal as legal_actions
-from engine.war_galley.play import notation
+from engine.war_galley.play import notation, transfer_orders
 from engine.war_galley.play.shortcuts import plain, uses_shortcut
 from engine.war_galley.turn.decisions import (
     AcceptHalt,
@@ -26,7 +29,9 @@ from engine.war_galley.turn.decisions import (
     Individual,
     ProposeHalt,
     Reactions,
+    FollowUp,
     Speed,
+    Transfer,
     to_json,
 )
 from engine.war_galley.turn.state import GameState
@@ -49,12 +54,26 @@ def aggression(decision: Decision) -> int:
 
 
 def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, shortcuts: bool = True) -> Decision:
-    options = legal_actions.legal(state)
+    decision = _choose(legal_actions.legal(state), state, side, rng, halt_after, shortcuts)
+    if shortcuts and isinstance(decision, Transfer):  # its next decision for either result of the die (5.52)
+        follow: dict[bool, Decision] = {}
+        for done, after in transfer_orders.outcomes(state, transfer_orders.plain(decision)).items():
+            options = [o for o in legal_actions.legal(after) if isinstance(o, FollowUp.__args__)]  # type: ignore[attr-defined]
+            if options:
+                follow[done] = _choose(options, after, side, rng, halt_after, shortcuts)
+        return replace(decision, if_done=follow.get(True), if_failed=follow.get(False))
+    return decision
+
+
+def _choose(options: list[Any], state: GameState, side: str, rng: Rng, halt_after: int, shortcuts: bool) -> Decision:
     for option in options:
         if isinstance(option, AcceptHalt):
             return option
     if state.turn > halt_after and state.halt_proposed is None:
         return ProposeHalt(side=side)
+    # a transfer's follow-ups are the player's own choices in each result's state (choose, above)
+    options = [transfer_orders.plain(o) if isinstance(o, Transfer) else o for o in options]
+    options = list(dict.fromkeys(options))
     if not shortcuts:  # a player who writes every decision after its die
         options = [o for o in options if not uses_shortcut(o)]
     elif any(isinstance(o, (Individual, Speed)) and uses_shortcut(o) for o in options):

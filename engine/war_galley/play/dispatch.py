@@ -15,7 +15,7 @@ from engine.events import Event
 from engine.memo import by_identity
 from engine.war_galley.battles import deployment
 from engine.war_galley.galley_combat.reactions import orders_refusal
-from engine.war_galley.play import order_errors, shortcuts
+from engine.war_galley.play import order_errors, shortcuts, transfer_orders
 from engine.war_galley.turn import activation, boarding_segment, commanders, initiative, sequence, victory
 from engine.war_galley.turn.decisions import (
     AcceptHalt,
@@ -100,7 +100,7 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         if due.kind not in commanders.TRANSFER_WHEN or state.current is not None:
             raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
                                        "not in the middle of an activation")
-        return commanders.transfer(state, decision, dice)
+        return transfer_orders.transfer(state, decision, dice, apply)
     if not isinstance(decision, _KINDS[due.kind]):
         raise IllegalOrder("3.1", f"{due.prompt}: a {decision.__struct_config__.tag} decision does not fit")
     if isinstance(decision, Deploy):

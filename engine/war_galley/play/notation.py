@@ -138,6 +138,8 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
         return Individual(side=side, galley=parse_galley_id(rest))
     if verb == "individual" and rest and colon:
         return _individual(side, rest, body, map_)
+    if verb == "transfer" and _THEN.search(line):
+        return _transfer(side, line, map_)
     if verb == "transfer" and not colon:
         match = re.fullmatch(r"(.+) to (\S+)", rest)
         if match:
@@ -203,6 +205,27 @@ def _individual(side: str, galley: str, body: str, map_: MapSpec) -> Individual:
     return Individual(side=side, galley=gid, if_free=alternatives.get("free"), if_held=alternatives.get("held"))
 
 
+_THEN = re.compile(r"\s*=>\s*(transferred|stays)\s*:\s*", re.IGNORECASE)
+
+
+def _transfer(side: str, line: str, map_: MapSpec) -> Transfer:
+    """`transfer C to G => transferred: DECISION => stays: DECISION` (engine.war_galley.play.transfer_orders)."""
+    head, *pieces = _THEN.split(line)
+    plain = parse_decision(head, side, map_)
+    if not isinstance(plain, Transfer) or plain.if_done is not None:
+        raise NotationError(f"{head.strip()!r}: write 'transfer COMMANDER to GALLEY' before '=>'")
+    follow: dict[str, AnyDecision] = {}
+    for word, text in zip(pieces[::2], pieces[1::2]):
+        word = word.lower()
+        decision = parse_decision(text, side, map_)
+        if word in follow or isinstance(decision, (Transfer, Reactions, Deploy, Boarding, Initiative)):
+            raise NotationError(f"=> {word}: one decision of phase B, D, E or F for each result "
+                                "(squadrons, speed, activate, double, individual)")
+        follow[word] = decision
+    return Transfer(side=side, commander=plain.commander, to=plain.to,
+                    if_done=follow.get("transferred"), if_failed=follow.get("stays"))  # type: ignore[arg-type]
+
+
 NOTHING = "nothing"  # an alternative in which the galley does nothing (still activated, 5.41)
 
 
@@ -254,7 +277,9 @@ def format_decision(decision: AnyDecision, map_: MapSpec = SINGLE_SHEET) -> str:
                         for word, a in (("free", decision.if_free), ("held", decision.if_held)) if a is not None]
         return f"individual {decision.galley}" + (": " + " | ".join(alternatives) if alternatives else "")
     if isinstance(decision, Transfer):
-        return f"transfer {decision.commander} to {decision.to}"
+        then = [f" => {word}: {format_decision(follow, map_)}"
+                for word, follow in (("transferred", decision.if_done), ("stays", decision.if_failed)) if follow]
+        return f"transfer {decision.commander} to {decision.to}" + "".join(then)
     if isinstance(decision, Concede):
         return "concede"
     if isinstance(decision, ProposeHalt):

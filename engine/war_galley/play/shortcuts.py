@@ -34,7 +34,7 @@ from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.war_galley.map_and_galleys.charts import individual_activation_free
 from engine.war_galley.turn import activation, boarding_segment, hooks, scenario_play, sequence
-from engine.war_galley.turn.decisions import Activate, Boarding, Individual, Speed
+from engine.war_galley.turn.decisions import Activate, Boarding, Individual, Speed, Transfer
 from engine.war_galley.turn.movement_segment import OrderLapsed
 from engine.war_galley.turn.state import GameState, ScenarioState, Segment
 
@@ -76,6 +76,8 @@ def plain(decision: object) -> object:
         return replace(decision, rest="")
     if isinstance(decision, Activate):
         return replace(decision, board=None)
+    if isinstance(decision, Transfer):  # engine.war_galley.play.transfer_orders
+        return replace(decision, if_done=None, if_failed=None)
     return decision
 
 

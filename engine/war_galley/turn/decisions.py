@@ -119,11 +119,20 @@ class Reactions(Decision, frozen=True, tag="reactions"):
     orders: ReactionOrders
 
 
+# What a side may decide after a transfer's die, still on its turn (engine.war_galley.turn.commanders.TRANSFER_WHEN).
+FollowUp = Union[Squadrons, Speed, Activate, Double, Individual]
+
+
 class Transfer(Decision, frozen=True, tag="transfer"):
-    """5.51-5.52: try to move a commander to a galley nearby (rolls the die)."""
+    """5.51-5.52: try to move a commander to a galley nearby (rolls the die).
+
+    `if_done` / `if_failed` (a shortcut, engine.war_galley.play.transfer_orders): the side's next decision for
+    either result of the die, checked before it; the one the die picks is carried out at once."""
 
     commander: str
     to: GalleyId
+    if_done: FollowUp | None = None
+    if_failed: FollowUp | None = None
 
 
 class Concede(Decision, frozen=True, tag="concede"):
