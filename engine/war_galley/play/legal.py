@@ -66,6 +66,7 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_combat.boarding_examples(state, due.side)
     if due.kind == "speed":
         out += legal_combat.reaction_examples(state, due.side)
+    out += legal_shortcuts.standing_examples(state, due.side, due.kind)
     if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F
         plain = transfers(state, due.side)
         out += plain + legal_shortcuts.transfer_examples(state, plain, out, dispatch.apply)

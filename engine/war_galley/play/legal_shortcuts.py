@@ -18,7 +18,8 @@ from engine.errors import IllegalOrder
 from engine.war_galley.manpower_combat.manpower_orders import BoardingParty
 from engine.war_galley.play import shortcuts, transfer_orders
 from engine.war_galley.play.transfer_orders import Apply
-from engine.war_galley.turn.decisions import Activate, AnyDecision, FollowUp, Individual, Speed, Transfer
+from engine.war_galley.turn import standing
+from engine.war_galley.turn.decisions import Activate, AnyDecision, FollowUp, Individual, Speed, Standing, Transfer
 from engine.war_galley.turn.sequence import Due, decision_due
 from engine.war_galley.turn.state import GameState
 
@@ -86,6 +87,22 @@ def _acts(decision: Activate) -> bool:
     return bool(decision.plans or decision.refloat or decision.disengage or decision.fire or decision.grapple)
 
 
+def standing_examples(state: GameState, side: str, kind: str) -> list[AnyDecision]:
+    """Standing orders (engine.war_galley.turn.standing). Forming squadrons when the opponent has formed his,
+    nothing reaches the side before the initiative roll: its choice if it wins, for this turn, is the
+    default (3.2). Then the orders from now on: squadrons by range, itself first, every squadron Cruise,
+    or Maximum; and 'ask' once any is set."""
+    other = state.other(side)
+    out: list[AnyDecision] = []
+    if kind == "squadrons" and other in state.squadrons_done:
+        out += [Standing(side=side, first=first, this_turn=True) for first in (side, other)]
+    if kind in ("deploy", "squadrons", "individual"):
+        out += [Standing(side=side, squadrons=True, first=side, speed=level) for level in standing.SPEEDS]
+    if any(f.startswith(f"{standing.PREFIX}{side}:") for f in state.extra.flags):
+        out.append(Standing(side=side))
+    return out
+
+
 def board_examples(listed: list[AnyDecision]) -> list[AnyDecision]:
     """Each listed activation with grapples, its grapplers declared to board their targets (8.21)."""
     out: list[AnyDecision] = []
@@ -97,4 +114,4 @@ def board_examples(listed: list[AnyDecision]) -> list[AnyDecision]:
     return out
 
 
-__all__ = ["individual_examples", "speed_examples", "transfer_examples", "board_examples"]
+__all__ = ["individual_examples", "speed_examples", "transfer_examples", "standing_examples", "board_examples"]

@@ -71,7 +71,7 @@ def uses_shortcut(decision: object) -> bool:
 def plain(decision: object) -> object:
     """The decision without its shortcut: what a player who decides after every die would write."""
     if isinstance(decision, Individual):
-        return replace(decision, if_free=None, if_held=None)
+        return replace(decision, if_free=None, if_held=None, then=None)
     if isinstance(decision, Speed):
         return replace(decision, rest="")
     if isinstance(decision, Activate):
