@@ -64,7 +64,7 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
     elif due.kind == "board":
         out += legal_combat.boarding_examples(state, due.side)
-    if due.kind == "speed":
+    if due.kind in ("speed", "deploy"):  # asked for at the set-up (6.5), offered again in phase D
         out += legal_combat.reaction_examples(state, due.side)
     out += legal_shortcuts.standing_examples(state, due.side, due.kind)
     if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F

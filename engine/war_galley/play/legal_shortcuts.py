@@ -18,7 +18,7 @@ from engine.errors import IllegalOrder
 from engine.war_galley.manpower_combat.manpower_orders import BoardingParty
 from engine.war_galley.play import shortcuts, transfer_orders
 from engine.war_galley.play.transfer_orders import Apply
-from engine.war_galley.turn import standing
+from engine.war_galley.turn import command, standing
 from engine.war_galley.turn.decisions import Activate, AnyDecision, FollowUp, Individual, Speed, Standing, Transfer
 from engine.war_galley.turn.sequence import Due, decision_due
 from engine.war_galley.turn.state import GameState
@@ -88,13 +88,15 @@ def _acts(decision: Activate) -> bool:
 
 
 def standing_examples(state: GameState, side: str, kind: str) -> list[AnyDecision]:
-    """Standing orders (engine.war_galley.turn.standing). Forming squadrons when the opponent has formed his,
-    nothing reaches the side before the initiative roll: its choice if it wins, for this turn, is the
+    """Standing orders (engine.war_galley.turn.standing). Forming squadrons when the opponent has formed his
+    (or forms them by range, with nothing to choose), nothing reaches the side before the initiative roll: its choice if it wins, for this turn, is the
     default (3.2). Then the orders from now on: squadrons by range, itself first, every squadron Cruise,
     or Maximum; and 'ask' once any is set."""
     other = state.other(side)
     out: list[AnyDecision] = []
-    if kind == "squadrons" and other in state.squadrons_done:
+    settled = other in state.squadrons_done or not command.needs_decision(state, other) \
+        or standing.squadrons_by_range(state, other)  # the opponent's squadrons are known, or formed by range
+    if kind == "squadrons" and settled:
         out += [Standing(side=side, first=first, this_turn=True) for first in (side, other)]
     if kind in ("deploy", "squadrons", "individual"):
         out += [Standing(side=side, squadrons=True, first=side, speed=level) for level in standing.SPEEDS]
