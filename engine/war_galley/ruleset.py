@@ -153,8 +153,11 @@ class WarGalley(Adapter):
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:
-        """The phase, VP and galleys, then each side's standing reactions (engine.war_galley.play.reactions_text)."""
-        return f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
+        """The phase, VP and galleys, then each side's standing reactions and standing orders
+        (engine.war_galley.play.reactions_text)."""
+        orders = reactions_text.standing_summary(state)
+        text = f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
+        return f"{text}; {orders}" if orders else text
 
     def describe_event(self, event: Any, state: GameState | None = None) -> str:
         return describe.event_words(event, state.board.map if state is not None else None)

@@ -65,7 +65,8 @@ def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, 
     if shortcuts and isinstance(decision, Transfer):  # its next decision for either result of the die (5.52)
         follow: dict[bool, Decision] = {}
         for done, after in transfer_orders.outcomes(state, transfer_orders.plain(decision)).items():
-            options = [o for o in legal_actions.legal(after) if isinstance(o, FollowUp.__args__)]  # type: ignore[attr-defined]
+            kinds = FollowUp.__args__  # type: ignore[attr-defined]
+            options = [o for o in legal_actions.legal(after) if isinstance(o, kinds)]
             if options:
                 follow[done] = _choose(options, after, side, rng, halt_after, shortcuts, advance)
         return replace(decision, if_done=follow.get(True), if_failed=follow.get(False))

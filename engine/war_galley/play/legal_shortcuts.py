@@ -88,10 +88,10 @@ def _acts(decision: Activate) -> bool:
 
 
 def standing_examples(state: GameState, side: str, kind: str) -> list[AnyDecision]:
-    """Standing orders (engine.war_galley.turn.standing). Forming squadrons when the opponent has formed his
-    (or forms them by range, with nothing to choose), nothing reaches the side before the initiative roll: its choice if it wins, for this turn, is the
-    default (3.2). Then the orders from now on: squadrons by range, itself first, every squadron Cruise,
-    or Maximum; and 'ask' once any is set."""
+    """Standing orders (engine.war_galley.turn.standing). Forming squadrons when the opponent has formed
+    his (or forms them by range, with nothing to choose), nothing reaches the side before the initiative
+    roll: its choice if it wins, for this turn, is the default (3.2). Then the orders from now on:
+    squadrons by range, itself first, every squadron Cruise, or Maximum; and 'ask' once any is set."""
     other = state.other(side)
     out: list[AnyDecision] = []
     settled = other in state.squadrons_done or not command.needs_decision(state, other) \

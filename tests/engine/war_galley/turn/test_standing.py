@@ -64,3 +64,13 @@ def test_notation_reads_back_what_it_prints() -> None:
     for text in ("standing: squadrons by range; initiative rome first; speed cruise",
                  "standing: this turn: initiative carthage first", "standing: ask"):
         assert notation.format_decision(notation.parse_decision(text, "rome")) == text
+
+
+def test_the_rulesets_description_shows_the_standing_orders() -> None:
+    from engine.war_galley.ruleset import RULESET
+
+    state = skirmish()
+    assert "standing orders" not in RULESET.describe(state)
+    state = standing.set_orders(state, Standing(side="rome", squadrons=True, speed="cruise"))
+    assert RULESET.describe(state).endswith(
+        "; standing orders: Rome squadrons by range (5.24), every squadron cruise (6.12)")
