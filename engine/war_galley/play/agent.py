@@ -10,32 +10,23 @@ caller's (`rng`); the rules themselves never call `random`.
 With `shortcuts` (the default) it uses the orders that save a round trip
 (engine.war_galley.play.shortcuts) wherever the listing offers one: an Individual Squadron's
 Crew check with both alternatives, a standing Speed Level choice, boarding
-declared with the grapples, a transfer with its next decision for either
-result of its die.
+declared with the grapples.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from msgspec.structs import replace
-
 from engine.war_galley.play import legal as legal_actions
-from engine.errors import IllegalOrder
-from engine.war_galley.play import chain, notation, transfer_orders
+from engine.war_galley.play import notation
 from engine.war_galley.play.shortcuts import plain, uses_shortcut
-from engine.war_galley.turn import standing
 from engine.war_galley.turn.decisions import (
     AcceptHalt,
-    Activate,
     Decision,
-    FollowUp,
     Individual,
     ProposeHalt,
     Reactions,
     Speed,
-    Standing,
-    Transfer,
     to_json,
 )
 from engine.war_galley.turn.state import GameState
@@ -57,59 +48,13 @@ def aggression(decision: Decision) -> int:
     return sum(text.count(mark) for mark in COMBAT_MARKS)
 
 
-def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, shortcuts: bool = True,
-           advance: bool = False) -> Decision:
-    """`shortcuts`: the orders that lose nothing, offered by default; `advance`: every advance order too
-    (standing orders for phases B-D, boarding declared with the grapples), giving up the chance to answer."""
-    decision = _choose(legal_actions.legal(state), state, side, rng, halt_after, shortcuts, advance)
-    if shortcuts and isinstance(decision, Transfer):  # its next decision for either result of the die (5.52)
-        follow: dict[bool, Decision] = {}
-        for done, after in transfer_orders.outcomes(state, transfer_orders.plain(decision)).items():
-            kinds = FollowUp.__args__  # type: ignore[attr-defined]
-            options = [o for o in legal_actions.legal(after) if isinstance(o, kinds)]
-            if options:
-                follow[done] = _choose(options, after, side, rng, halt_after, shortcuts, advance)
-        return replace(decision, if_done=follow.get(True), if_failed=follow.get(False))
-    if shortcuts and isinstance(decision, Individual) and uses_shortcut(decision):
-        return _with_next(state, decision, side, rng, halt_after, advance)
-    return decision
-
-
-def _with_next(state: GameState, decision: Individual, side: str, rng: Rng, halt_after: int,
-               advance: bool) -> Individual:
-    """The galley's activation and, when the side's next galley follows at once, that one's too (5.31)."""
-    try:
-        states = chain.next_states(state, decision)
-    except IllegalOrder:
-        return decision
-    then = choose(states[0], side, rng, halt_after, True, advance)
-    if isinstance(then, Individual):
-        candidate = replace(decision, then=then)
-        try:
-            chain.check(state, candidate)
-            return candidate
-        except IllegalOrder:
-            pass
-    return decision
-
-
-def _choose(options: list[Any], state: GameState, side: str, rng: Rng, halt_after: int, shortcuts: bool,
-            advance: bool = False) -> Decision:
+def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, shortcuts: bool = True) -> Decision:
+    options = legal_actions.legal(state)
     for option in options:
         if isinstance(option, AcceptHalt):
             return option
     if state.turn > halt_after and state.halt_proposed is None:
         return ProposeHalt(side=side)
-    # a transfer's follow-ups are the player's own choices in each result's state (choose, above)
-    options = [transfer_orders.plain(o) if isinstance(o, Transfer) else o for o in options]
-    options = list(dict.fromkeys(options))
-    orders = [o for o in options if isinstance(o, Standing)]
-    options = [o for o in options if not isinstance(o, Standing)]
-    chosen = _standing(orders, state, side, rng, shortcuts, advance)
-    if chosen is not None:
-        return chosen
-    if not advance:  # boarding declared before the grapples are known gives up their result (8.21)
-        options = [o for o in options if not (isinstance(o, Activate) and o.board is not None)]
     if not shortcuts:  # a player who writes every decision after its die
         options = [o for o in options if not uses_shortcut(o)]
     elif any(isinstance(o, (Individual, Speed)) and uses_shortcut(o) for o in options):
@@ -126,22 +71,6 @@ def _choose(options: list[Any], state: GameState, side: str, rng: Rng, halt_afte
         if pick < 0:
             return option
     return quiet[-1]
-
-
-def _standing(orders: list[Standing], state: GameState, side: str, rng: Rng, shortcuts: bool,
-              advance: bool) -> Standing | None:
-    """The standing order a player takes: with `advance`, orders from now on, once; by default, the
-    initiative choice for this turn where nothing reaches him before the roll (3.2)."""
-    mine = any(f.startswith(f"{standing.PREFIX}{side}:") and "@" not in f for f in state.extra.flags)
-    if advance and not mine:
-        lasting = [o for o in orders if not o.this_turn and (o.squadrons or o.first or o.speed)]
-        if lasting:
-            return rng.choice(lasting)  # type: ignore[no-any-return]
-    if shortcuts and not mine and standing.first(state, side) is None:
-        this_turn = [o for o in orders if o.this_turn]
-        if this_turn:
-            return rng.choice(this_turn)  # type: ignore[no-any-return]
-    return None
 
 
 def choose_json(state: GameState, side: str, rng: Rng, shortcuts: bool = True) -> Any:

@@ -21,7 +21,7 @@ from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
 from engine.war_galley.movement.moving import check_plan, move, surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Plan
-from engine.war_galley.play import deploy_examples, dispatch, legal_combat, legal_shortcuts
+from engine.war_galley.play import deploy_examples, legal_combat, legal_shortcuts
 from engine.war_galley.play.planner import Reach, end_positions
 from engine.war_galley.turn import command, scenario_play
 from engine.war_galley.turn.activation import allowed, double_options, squadrons_left
@@ -64,12 +64,10 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
     elif due.kind == "board":
         out += legal_combat.boarding_examples(state, due.side)
-    if due.kind in ("speed", "deploy"):  # asked for at the set-up (6.5), offered again in phase D
+    if due.kind == "speed":
         out += legal_combat.reaction_examples(state, due.side)
-    out += legal_shortcuts.standing_examples(state, due.side, due.kind)
     if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F
-        plain = transfers(state, due.side)
-        out += plain + legal_shortcuts.transfer_examples(state, plain, out, dispatch.apply)
+        out += transfers(state, due.side)
     if state.halt_proposed == state.other(due.side):
         out.append(AcceptHalt(side=due.side))
     return out
