@@ -103,19 +103,20 @@ def test_a_page_without_files_is_not_an_archive(tmp_path: Path) -> None:
 # ----- how much of an archive is read (issue 22: any archive over 1 MiB was refused) ---------------------
 
 
-def test_a_2000_file_archive_verifies(tmp_path: Path) -> None:
-    """The 2,000-file Actium game of the benchmarks (bench/games.py, made once into its cache and found
-    there after), archived: 6.6 MB, six times the 1 MiB bound that refused every long game."""
+def test_an_archive_past_the_old_1_mib_bound_verifies(tmp_path: Path) -> None:
+    """A 400-file Actium game of the benchmarks (bench/games.py, made once into its cache and found there
+    after), archived: about 1.6 MB, past the 1 MiB bound that refused every long game. (400, not the
+    benchmark's 2,000 files: making those on a fresh machine takes most of half an hour.)"""
     sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
     import games  # noqa: E402  (bench/games.py)
 
-    where = games.make_game("actium", 2000)
-    made = pbem("archive", str(games.prefix(where, 2000, tmp_path / "game")), "--out", str(tmp_path / "a.html"))
+    where = games.make_game("actium", 400)
+    made = pbem("archive", str(games.prefix(where, 400, tmp_path / "game")), "--out", str(tmp_path / "a.html"))
     assert made.returncode == 0, made.stderr
-    assert (tmp_path / "a.html").stat().st_size > 4 * 1024 * 1024
+    assert (tmp_path / "a.html").stat().st_size > 1024 * 1024
     result = pbem("verify", str(tmp_path / "a.html"))
     assert result.returncode == 0, result.stderr
-    assert "2000 files verified" in result.stdout and "its pages match the files" in result.stdout
+    assert "400 files verified" in result.stdout and "its pages match the files" in result.stdout
 
 
 def test_an_archive_is_read_no_further_than_its_declared_files_allow(made: Path, tauris: Game, tmp_path: Path) -> None:
