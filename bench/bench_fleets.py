@@ -1,6 +1,6 @@
 """How long fleet battles take to play and list (prints, never asserts).
 
-    python bench/bench_fleets.py
+    python bench/bench_fleets.py [VERSION]     (default: the newest fleets version)
 
 For each scenario: a whole game by the demo player and by uniformly random legal
 orders (CPU seconds, decisions, bounds), and the mean time of one `legal` listing.
@@ -9,6 +9,7 @@ orders (CPU seconds, decisions, bounds), and the mean time of one `legal` listin
 from __future__ import annotations
 
 import random
+import sys
 import time
 
 from engine.fleets import agent, legal, scenario
@@ -24,8 +25,9 @@ class Dice:
         return self.rng.randint(1, 6)
 
 
-def game(name: str, seed: int, uniform: bool) -> tuple[float, int, int, float]:
-    state = RULESET.new_game(RULESET.builtin_scenario(name) or b"", RULESET.default_rules_data(), {})
+def game(name: str, seed: int, uniform: bool, version: str = RULESET.version) -> tuple[float, int, int, float]:
+    rules = RULESET.at_version(version)
+    state = rules.new_game(rules.builtin_scenario(name) or b"", rules.default_rules_data(), {})
     dice, rng = Dice(seed), random.Random(seed)
     state, _ = RULESET.advance(state, dice)
     start, steps, listing, listings = time.process_time(), 0, 0.0, 0
@@ -42,10 +44,12 @@ def game(name: str, seed: int, uniform: bool) -> tuple[float, int, int, float]:
 
 
 def main() -> None:
+    version = sys.argv[1] if len(sys.argv) > 1 else RULESET.version
+    print(f"fleets version {version}")
     print(f"{'scenario':18} {'player':8} {'cpu s':>7} {'orders':>7} {'bounds':>7} {'legal ms':>9}")
     for name in scenario.builtin_names():
         for uniform in (False, True):
-            cpu, steps, bounds, per = game(name, 5, uniform)
+            cpu, steps, bounds, per = game(name, 5, uniform, version)
             print(f"{name:18} {'random' if uniform else 'demo':8} {cpu:7.2f} {steps:7d} {bounds:7d} {per * 1000:9.1f}")
 
 

@@ -67,8 +67,11 @@ class Drift(Base, tag="drift"):
     id: str
 
 
-class End(Base, tag="end"):
-    pass
+class End(Base, tag="end", omit_defaults=True):
+    """Drift the rest, then fight; `fight` (version 2) the moving player's order of combats, by his elements in
+    front contact (those not named fight after, in the fleet's order). Omitted when empty: `end` is as it was."""
+
+    fight: list[str] = []
 
 
 class Concede(Base, tag="concede"):

@@ -78,7 +78,8 @@ _WORDS: dict[type, Callable[[Any, Callable[[str], str]], str]] = {
     AttackerSide: lambda e, name: f"The {name(e.side)} attack from the {e.edge} edge",
     Placed: lambda e, name: f"{e.id} placed at {placing(e.x, e.y, e.heading)}",
     PipsRolled: lambda e, name: f"Bound {e.bound}: the {name(e.side)} roll {e.pips} PIP(s)",
-    Moved: lambda e, name: f"{e.order}: {e.cost}p of {e.allowance}p" + (f", into contact with {e.contact}" if e.contact else ""),
+    Moved: lambda e, name: f"{e.order}: {e.cost}p of {e.allowance}p" + (f", into contact with {e.contact}" if e.contact else "")
+    + (f", {e.pips} PIPs" if e.pips != 1 else ""),
     Drifted: lambda e, name: _drifted(e),
     Fought: lambda e, name: _fought(e),
     Recoiled: lambda e, name: (_FATES[e.fate].format(both=" and ".join(e.ids), first=e.ids[0]) if e.fate in _FATES

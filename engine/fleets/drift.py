@@ -3,8 +3,13 @@
 Fragment: elements in front contact drag their enemy along; drifting elements
 end slightly separated (1p) from others unless they began in front contact;
 drifting onto land or a reef destroys; a drift is never taken back. Our
-readings (docs/fleets-rules.md): a drift stops 1p short of a base in its path;
-an element drifting off an open table edge leaves the battle (lost).
+readings (docs/fleets-rules.md 5.10-5.12): a drift stops 1p short of a base in
+its path that will not drift itself; an element drifting off an open table edge
+leaves the battle (lost). From version 2 a friend in the way that has yet to
+drift or move drifts first ("All elements of the moving fleet must drift
+100p"), so the order the player drifts in never shortens a drift, and an enemy
+against a flank or rear drifts along too ("Enemy elements in contact with
+drifting ships remain in contact and drift along").
 """
 
 from __future__ import annotations
@@ -38,13 +43,53 @@ def _grouped(state: State, element: Element) -> bool:
     return any(e.id != element.id and space.linked(state, element, e) for e in state.elements)
 
 
-def drift(state: State, ident: str) -> tuple[State, Drifted]:
-    """Drift one element (and any enemy in front contact with it). The caller has checked it may drift."""
+def drift(state: State, ident: str) -> tuple[State, list[Drifted]]:
+    """Drift one element (and the enemy in contact with it), after any friend in its way that must drift too
+    (version 2). The caller has checked it may drift; the events are in the order the drifts were made."""
     element = state.element(ident)
     assert element is not None
+    members = _dragged(state, element)
+    unit, reach = _unit_and_reach(state)
+    events: list[Drifted] = []
+    if state.rules.at_least("2"):
+        for first in _in_the_way(state, members, unit, reach):
+            if state.element(first) is not None and first not in state.done:
+                state, more = drift(state, first)
+                events.extend(more)
+        element = state.element(ident)
+        assert element is not None
+        members = _dragged(state, element)
+    state, event = _drift_one(state, element, members, unit, reach)
+    return state, events + [event]
+
+
+def _dragged(state: State, element: Element) -> list[Element]:
+    """The drifting element and the enemies in contact with it: the enemy in front contact (version 1), any
+    enemy touching it front to flank or rear either way (version 2)."""
     partner = space.front_partner(state, element)
     members = [element] + ([partner] if partner is not None else [])
-    unit, reach = _unit_and_reach(state)
+    if state.rules.at_least("2"):
+        members += [e for _, e in space.side_attackers(state, element) if e not in members]
+        members += [e for e in state.elements if e.side != element.side and e not in members
+                    and any(a.id == element.id for _, a in space.side_attackers(state, e))]
+    return members
+
+
+def _in_the_way(state: State, members: list[Element], unit: tuple[int, int], reach: int) -> list[str]:
+    """Friends of the moving fleet, yet to move or drift, whose bases the full drift would run into, nearest
+    downwind first (so each clears the way for the next)."""
+    ids = [m.id for m in members]
+    hit: list[str] = []
+    for m in members:
+        end = (m.x + unit[0] * reach, m.y + unit[1] * reach)
+        hit += [i for i in space.path_hits_elements(state, m.centre, end, ids) if i not in hit]
+    mine = [e for e in state.elements if e.id in hit and e.side == state.moving and e.id not in state.done]
+    return [e.id for e in sorted(mine, key=lambda e: (-(e.x * unit[0] + e.y * unit[1]), e.id))]
+
+
+def _drift_one(state: State, element: Element, members: list[Element], unit: tuple[int, int],
+               reach: int) -> tuple[State, Drifted]:
+    ident = element.id
     lo, hi = 0, reach  # largest t with a clear path, by bisection (the swept region only grows with t)
     if _clear(state, members, unit, reach):
         lo = reach
@@ -57,7 +102,7 @@ def drift(state: State, ident: str) -> tuple[State, Drifted]:
                 hi = mid
         lo = max(0, lo - 1)  # comes to rest slightly separated from what stopped it
     t = lo
-    if partner is None:
+    if len(members) == 1:
         while t > 0 and _grouped(_placed(state, members, unit, t), _at(element, unit, t)):
             t -= 1  # fragment: drifted elements no longer form a legal group
     wrecked, gone = [], []

@@ -15,16 +15,19 @@ from engine.fleets.geometry import UNIT, Rect, Vec, square
 Kind = Literal["galley", "ship"]
 
 
-class ElementType(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ElementType(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     code: str
     name: str
     cv: int
     speed: int
     kind: Kind  # "galley": oared (Cat, Lib, Lng); "ship": sailing (Wr, Tr) -- see docs/fleets-rules.md
     astern_bonus: bool
+    # Version 2 (rules 5.8): a galley of this type may back out of front contact. Data without it (version 1's)
+    # reads as every galley may, as version 1 judged; omitted from a state's bytes when at the default.
+    breaks_off: bool = True
 
 
-class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     base_width: int
     pivot_quarter: int
     drift: int
@@ -46,11 +49,21 @@ class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pieces_one_coast: int
     pieces_two_coasts: int
     loss_fraction_den: int
+    # Version 2 (docs/fleets-rules.md 5.4): DBA 2.2's command distance. Defaults, omitted from a state's bytes
+    # when at them, so that rules data of version 1 (without them) reads and encodes as it always did.
+    command_range: int = 1200
+    command_extra_pip: int = 1
 
 
-class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     types: tuple[ElementType, ...]
     numbers: Numbers
+    # The ruleset version judging the game (engine/fleets/ruleset.py, VERSIONS), stamped by the adapter, never
+    # rules data. Omitted when "1", so version 1's states keep the bytes they always had (docs/protocol.md, Upgrades).
+    version: str = "1"
+
+    def at_least(self, version: str) -> bool:
+        return int(self.version) >= int(version)
 
     def type(self, code: str) -> ElementType:
         for t in self.types:
@@ -65,6 +78,8 @@ def load_rules(data: bytes, what: str = "rules data") -> Rules:
         rules = msgspec.convert(raw, Rules)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None
+    if rules.version != "1":
+        raise ScenarioError(f"{what}: version is not rules data (the ruleset version is pinned by the game)")
     n = rules.numbers
     if n.base_width % 2:
         raise ScenarioError(f"{what}: base_width must be even (bases are placed by their centre)")

@@ -48,6 +48,7 @@ class Moved(Event, tag="moved"):
     cost: int
     allowance: int
     contact: str | None = None
+    pips: int = 1  # 2 beyond the general's command distance (version 2, rules 5.4)
 
 
 class Drifted(Event, tag="drifted"):

@@ -98,7 +98,7 @@ def _moves(state: State) -> Iterator[Decision]:
     reach = max(t.speed for t in state.rules.types) + state.rules.numbers.wind_astern_bonus
     for e in mine:
         if space.front_partner(state, e) is not None:
-            if state.rules.type(e.type).kind == "galley":
+            if state.rules.type(e.type).kind == "galley":  # check() refuses those that cannot break off
                 limit = allowance(state, e, [(e.centre, _ahead(e, -1))], backward=True).total(state.rules.numbers)
                 for d in (limit, limit // 2, 100):
                     if d > 0:
@@ -206,12 +206,17 @@ def kinds(state: State) -> list[str]:
         t = state.rules.type(e.type)
         base = f"{e.id} {t.code} at {e.x},{e.y} facing {HEADING_NAMES[e.heading]}: "
         if space.front_partner(state, e) is not None:
-            out.append(base + ("in contact: drift, or back D (galleys, up to "
+            breaks_off = t.kind == "galley" and (t.breaks_off or not state.rules.at_least("2"))
+            out.append(base + ("in contact: drift, or back D (break off, up to "
                                f"{t.speed - n.backward_penalty}p less {n.upwind_or_shallows}p upwind or in shallows)"
-                               if t.kind == "galley" else "in contact: drifts with its enemy"))
+                               if breaks_off else "in contact: drifts with its enemy"))
             continue
         bonus = f", {t.speed + n.wind_astern_bonus}p all with the wind astern" if t.astern_bonus else ""
         out.append(base + f"drift; [turn H] [to X,Y]... [contact ID]: {t.speed}p, "
                    f"{t.speed - n.upwind_or_shallows}p if any part upwind or in shallows{bonus}; "
                    f"a quarter turn costs {n.pivot_quarter}p; legs within 90 degrees of facing")
+    if state.rules.at_least("2"):
+        out.append("end [fight ID ...]: drift the rest, then fight, the elements named first in that order (rules 7.1); "
+                   f"a move costs 1 PIP, {1 + n.command_extra_pip} beyond {n.command_range}p of the general "
+                   "or once he is lost (rules 5.4)")
     return out

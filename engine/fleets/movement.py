@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.fleets import space, wind as winds
+from engine.fleets import command, space, wind as winds, zoc
 from engine.fleets.decisions import Back, Move, Shift
 from engine.fleets.elements import Element, Numbers
 from engine.fleets.errors import IllegalOrder
@@ -54,9 +54,14 @@ def _ready(state: State, ident: str) -> Element:
     return element
 
 
-def _spend(state: State) -> None:
+def _spend(state: State, members: list[Element]) -> int:
+    """The PIPs the move costs (command.pip_cost); refused if fewer are left."""
     if state.pips < 1:
         raise IllegalOrder("rules 5, PIPs", "no PIPs left this bound: drift the rest or end")
+    cost, why = command.pip_cost(state, members)
+    if cost > state.pips:
+        raise IllegalOrder(command.RULE, f"this move costs {cost} PIPs ({why}), {state.pips} left")
+    return cost
 
 
 def _check_path(state: State, moving: list[str], start: Vec, legs: list[tuple[Vec, Vec]], who: str) -> None:
@@ -80,9 +85,10 @@ def contact_spot(state: State, target: Element) -> Vec:
 
 def check_move(state: State, order: Move) -> tuple[State, Moved]:
     element = _ready(state, order.id)
-    _spend(state)
+    pips = _spend(state, [element])
     if space.front_partner(state, element) is not None:
-        raise IllegalOrder(RULE, f"{order.id} is in front contact: only galleys may back away (`{order.id} back D`)")
+        raise IllegalOrder(RULE, f"{order.id} is in front contact: it may only break off (`{order.id} back D`, "
+                                 "galleys that may) or drift")
     heading = element.heading if order.turn is None else order.turn
     if heading not in UNIT:
         raise IllegalOrder(RULE, f"{order.id}: face N, E, S or W")
@@ -126,12 +132,14 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
     partner = space.front_partner(after, moved)
     if state.rules.type(element.type).code == "Tr" and (partner is not None or _touches_enemy_edge(after, moved)):
         raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
+    zoc.check(state, [element], [(b[0] - a[0], b[1] - a[1]) for a, b in legs], partner.id if partner else None)
     if target is not None and order.edge != "front" and space.front_partner(after, target) is None:
         # base: an enemy contacted on flank or rear, not already fighting to its front, turns to face
         after = replace_element(after, target.moved(target.x, target.y, (heading + 180) % 360))
         partner = target
-    after = msgspec.structs.replace(after, pips=state.pips - 1, done=state.done + (element.id,))
-    return after, Moved([element.id], "", cost, limit, target.id if target is not None else (partner.id if partner else None))
+    after = msgspec.structs.replace(after, pips=state.pips - pips, done=state.done + (element.id,))
+    return after, Moved([element.id], "", cost, limit, target.id if target is not None else (partner.id if partner else None),
+                        pips)
 
 
 def _touches_enemy_edge(state: State, element: Element) -> bool:
@@ -170,6 +178,7 @@ def _group_limit(state: State, members: list[Element], vector: Vec, backward: bo
 
 def _finish_group(state: State, members: list[Element], vector: Vec, label: str) -> tuple[State, Moved]:
     ids = [m.id for m in members]
+    zoc.check(state, members, [vector], None)
     for m in members:
         _check_path(state, ids, m.centre, [(m.centre, (m.x + vector[0], m.y + vector[1]))], m.id)
     after = state
@@ -184,14 +193,15 @@ def _finish_group(state: State, members: list[Element], vector: Vec, label: str)
             if state.rules.type(m.type).code == "Tr":
                 raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
             contacts.append(partner.id)
-    after = msgspec.structs.replace(after, pips=state.pips - 1, done=state.done + tuple(ids))
+    pips, _ = command.pip_cost(state, members)
+    after = msgspec.structs.replace(after, pips=state.pips - pips, done=state.done + tuple(ids))
     cost = length_up(*vector)
-    return after, Moved(ids, label, cost, 0, contacts[0] if contacts else None)
+    return after, Moved(ids, label, cost, 0, contacts[0] if contacts else None, pips)
 
 
 def check_shift(state: State, order: Shift) -> tuple[State, Moved]:
     members = _group(state, order.ids)
-    _spend(state)
+    _spend(state, members)
     for m in members:
         if space.front_partner(state, m) is not None:
             raise IllegalOrder(RULE, f"{m.id} is in front contact: only galleys may back away")
@@ -200,6 +210,8 @@ def check_shift(state: State, order: Shift) -> tuple[State, Moved]:
         raise IllegalOrder(RULE, "a move of no length")
     if not within_90(vector, UNIT[members[0].heading]):
         raise IllegalOrder(RULE, "a group moves forward or obliquely, not more than 90 degrees off its facing")
+    if state.rules.at_least("2") and len(members) > 1:
+        _straight_ahead(state, vector, UNIT[members[0].heading])
     limit, why = _group_limit(state, members, vector, False)
     cost = length_up(*vector)
     if cost > limit:
@@ -208,12 +220,25 @@ def check_shift(state: State, order: Shift) -> tuple[State, Moved]:
     return after, msgspec.structs.replace(event, allowance=limit)
 
 
+def _straight_ahead(state: State, vector: Vec, front: Vec) -> None:
+    """DBA 2.2 practice (version 2, rules 5.4): a group moves straight ahead, shifting sideways no more than half
+    a base width (to line up with an enemy); it does not slide obliquely."""
+    side = abs(vector[0] * front[1] - vector[1] * front[0])
+    if side > state.half:
+        raise IllegalOrder("rules 5.4, group moves", f"a group moves straight ahead, sideways at most half a base "
+                           f"({state.half}p), not {side}p; move its elements singly to go further aside")
+
+
 def check_back(state: State, order: Back) -> tuple[State, Moved]:
     members = _group(state, order.ids)
-    _spend(state)
+    _spend(state, members)
     for m in members:
-        if state.rules.type(m.type).kind != "galley":
+        kind = state.rules.type(m.type)
+        if kind.kind != "galley":
             raise IllegalOrder("rules 5, backward", f"{m.id}: only galleys move straight backward")
+        if state.rules.at_least("2") and not kind.breaks_off and space.front_partner(state, m) is not None:
+            raise IllegalOrder("rules 5.8, break-off", f"{m.id}: {kind.name} in front contact cannot break off "
+                               "(only lighter galleys do, \"unlike other types\"); it drifts with its enemy")
     if order.distance < 1:
         raise IllegalOrder(RULE, "back a whole number of paces, at least 1")
     fx, fy = UNIT[members[0].heading]

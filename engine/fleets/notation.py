@@ -6,7 +6,7 @@
     place G3 at 1200,80 facing N        place rest
     G3 turn E to 1100,700 to 1200,900   G3 contact P5    G3 to 900,700 contact P5    G3 contact P5 rear
     G1 G2 G3 by 0,200                   G1 G2 back 100
-    G3 drift                            end              concede
+    G3 drift                            end              end fight G3 G1      concede
 """
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ def parse_decision(text: str) -> Decision:
     head = words[0].lower()
     if head == "end" and len(words) == 1:
         return End()
+    if head == "end" and words[1].lower() == "fight" and len(words) > 2:
+        return End([_ident(w) for w in words[2:]])
     if head == "concede" and len(words) == 1:
         return Concede()
     if head == "terrain":
@@ -141,7 +143,7 @@ def _terrain(text: str) -> SetTerrain:
 
 def format_decision(d: Decision) -> str:
     if isinstance(d, End):
-        return "end"
+        return "end" + (" fight " + " ".join(d.fight) if d.fight else "")
     if isinstance(d, Concede):
         return "concede"
     if isinstance(d, SetTerrain):

@@ -99,9 +99,13 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Drift):
         check_drift(state, decision.id)
-        state, event = drift(state, decision.id)
-        return state, [event]
+        state, drifted = drift(state, decision.id)
+        return state, list(drifted)
     if isinstance(decision, End):
+        if decision.fight and not state.rules.at_least("2"):
+            raise IllegalOrder("rules 7, combat", "version 1 fights in the fleet's order: write `end`")
+        if len(set(decision.fight)) != len(decision.fight):
+            raise IllegalOrder("rules 7, combat", "name each element once in the order of combats")
         events = []
         assert state.wind is not None
         w = winds.blowing(state.wind)
@@ -109,11 +113,26 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         order = sorted((e for e in state.elements if e.side == state.moving and e.id not in state.done),
                        key=lambda e: (-(e.x * w[0] + e.y * w[1]), e.id))
         for e in order:
-            if state.element(e.id) is not None:
-                state, event = drift(state, e.id)
-                events.append(event)
-        return msgspec.structs.replace(state, phase="combat"), events
+            if state.element(e.id) is not None and e.id not in state.done:
+                state, drifted = drift(state, e.id)
+                events.extend(drifted)
+        return msgspec.structs.replace(_combat_order(state, decision.fight), phase="combat"), events
     raise IllegalOrder("rules 1, sequence", f"unknown decision {decision!r}")
+
+
+def _combat_order(state: State, fight: list[str]) -> State:
+    """The moving fleet's named elements first, in the order its player chose for the combats (DBA: the phasing
+    player decides the order); close_combat fights in element order. Each must be in front contact now."""
+    for ident in fight:
+        e = state.element(ident)
+        if e is None or e.side != state.moving or space.front_partner(state, e) is None:
+            raise IllegalOrder("rules 7, combat", f"{ident} is not an element of the moving fleet in front contact "
+                               "after the drift: name only those that fight this bound")
+    if not fight:
+        return state
+    first = [state.element(i) for i in fight]
+    rest = [e for e in state.elements if e.id not in fight]
+    return msgspec.structs.replace(state, elements=tuple(e for e in first if e is not None) + tuple(rest))
 
 
 def check_drift(state: State, ident: str) -> None:
@@ -216,6 +235,9 @@ def close_combat(state: State, dice: Any) -> tuple[State, list[Event]]:
         if space.side_attackers(state, loser) and what != "destroyed":
             what = "destroyed"  # base: beaten with an enemy against its flank or rear
         events.append(Fought(a.id, b.id, [da, db], [ta, tb], words, f"{loser.id} {how}: {what}"))
+        # DBA 2.2 (version 2): those against the winner's flank or rear fall back when their front friend is beaten
+        flankers = ([f.id for _, f in space.side_attackers(state, winner) if f.side == loser.side]
+                    if state.rules.at_least("2") and what != "stands" else [])
         if what == "destroyed":
             state, event = results.destroy(state, loser)
             events.append(event)
@@ -226,8 +248,20 @@ def close_combat(state: State, dice: Any) -> tuple[State, list[Event]]:
             state, event = results.recoil(state, loser, winner)
             events.append(event)
             ship = state.rules.type(winner.type).kind == "ship"
+            if winner.type == "Tr" and state.rules.at_least("2"):
+                ship = False  # fragment: "Transports may not move into contact with enemy", so no follow-up
             if event.fate == "recoils" and ship and loser.type != "Lib" and downwind:
                 state, follow = results.follow_up(state, winner)
                 if follow is not None:
                     events.append(follow)
+        state = _flankers_recoil(state, flankers, winner.id, events)
     return state, events
+
+
+def _flankers_recoil(state: State, flankers: list[str], winner_id: str, events: list[Event]) -> State:
+    for ident in flankers:
+        f, w = state.element(ident), state.element(winner_id)
+        if f is not None and w is not None and space.front_partner(state, f) is None:
+            state, event = results.recoil(state, f, w)
+            events.append(event)
+    return state

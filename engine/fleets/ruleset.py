@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from engine.adapter import Adapter, Pending, ScenarioInfo
 from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
 from engine.fleets.decisions import from_json, to_json
@@ -13,14 +15,35 @@ from engine.fleets.errors import FleetsError, ScenarioError
 from engine.fleets.state import State, decode_state, encode_state
 
 
+# Version 2 (issue 27, docs/fleets-rules.md): a drift is never shortened by the order drifts are made in,
+# and any contact drifts along; groups go straight ahead, at most half a base aside; +1 PIP beyond 1200p of
+# the general or once he is lost; only Lib and Lng break off; zones of control; the moving player orders the
+# combats; flank attackers recoil with their beaten friend; Transports do not follow up; nightfall is a draw.
+# Version 1's states carry no version (Rules.version defaults to "1", omitted from their bytes).
+VERSIONS = ("1", "2")
+
+
 class Fleets(Adapter):
     name = "fleets"
-    version = "1"
-    versions = ("1",)  # every version judged here (engine.adapter.Adapter.at_version)
+    versions = VERSIONS  # every version judged here (engine.adapter.Adapter.at_version)
     data_folder = "fleets"  # scenarios/fleets/pinned/: every rules data and scenario shipped, by hash
     illegal_errors: tuple[type[Exception], ...] = (FleetsError,)
     demo_scenario = "salamis-480"
     report_templates = "fleets"  # templates/fleets/: board, sheets, style (docs/reports.md)
+
+    def __init__(self, version: str = VERSIONS[-1]) -> None:
+        self.version = version
+
+    def at_version(self, version: str) -> Fleets:
+        if version not in VERSIONS:
+            raise FleetsError(f"fleets {self.version} does not judge version {version}")
+        return self if version == self.version else Fleets(version)
+
+    def judging(self, state: State) -> State:
+        """`state` stamped with this version, which the rules read (state.rules.version)."""
+        if state.rules.version == self.version:
+            return state
+        return msgspec.structs.replace(state, rules=msgspec.structs.replace(state.rules, version=self.version))
 
     def default_rules_data(self) -> bytes:
         data = scenario.fleets_dir() / "rules.toml"
@@ -56,7 +79,7 @@ class Fleets(Adapter):
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:
         if options:
             raise ScenarioError(f"fleet battles take no options (given: {', '.join(sorted(options))})")
-        return scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data))
+        return self.judging(scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data)))
 
     def pending(self, state: State) -> Pending:
         return play.pending(state)
@@ -78,7 +101,7 @@ class Fleets(Adapter):
 
     def load_state(self, data: bytes, rules_data: bytes) -> State:
         """The contract's cache loader: the state is self-contained (it carries its rules)."""
-        return decode_state(data)
+        return self.judging(decode_state(data))
 
     def parse_order(self, text: str, state: State) -> Any:
         return to_json(notation.parse_decision(text))
@@ -110,6 +133,16 @@ class Fleets(Adapter):
     def legal_kinds(self, state: State) -> list[str]:
         """The kinds of order that may be written now, with their bounds (beyond the listed examples)."""
         return legal_orders.kinds(state)
+
+    def play_options(self, state: State, picks: list[str]) -> dict[str, Any]:
+        """The pending decision as things to click, after the click path `picks` (engine/fleets/clicks.py)."""
+        from engine.fleets import clicks
+        return clicks.play_options(state, picks)
+
+    def explain(self, state: State, subject: str | None) -> tuple[dict[str, Any], str]:
+        """One element's card (the board's hover and click; engine/fleets/clicks.py)."""
+        from engine.fleets import clicks
+        return clicks.explain(state, subject)
 
     def choose(self, state: State, side: str, rng: Any) -> Any:
         return to_json(agent.choose(state, rng))

@@ -1,6 +1,7 @@
 """Who has won (base reading): at the end of a bound, a fleet that has lost its general's element or a third
-of its elements (rounded up), and more elements than the enemy, loses. At the scenario's bound limit the fleet
-with fewer losses wins; equal losses are a draw."""
+of its elements (rounded up), and more elements than the enemy, loses. At the scenario's bound limit (nightfall)
+the battle is a draw from version 2 (DBA has no win on losses short of breaking a fleet); version 1 gave it to
+the fleet with fewer losses."""
 
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ def verdict(state: State) -> str | None:
     la, lb = losses(state, a), losses(state, b)
     for me, you, mine, yours in ((a, b, la, lb), (b, a, lb, la)):
         if broken(state, me) and mine > yours:
-            why = "its general's element" if me.general in state.lost else f"{mine} of {me.start} elements"
+            whose = "their" if state.rules.at_least("2") else "its"  # the Persians have lost *their* general
+            why = f"{whose} general's element" if me.general in state.lost else f"{mine} of {me.start} elements"
             return f"{you.name} win: the {me.name} have lost {why} ({mine} lost to {yours})"
     if state.bound >= state.bound_limit:
+        if state.rules.at_least("2"):
+            return f"a draw at nightfall after {state.bound} bounds, neither fleet broken ({la} lost to {lb})"
         if la == lb:
             return f"a draw after {state.bound} bounds ({la} elements lost each)"
         win, lose = (a, b) if la < lb else (b, a)

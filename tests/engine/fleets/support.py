@@ -33,12 +33,14 @@ def el(ident: str, kind: str, x: int, y: int, heading: int, general: bool = Fals
 
 
 def battle(*elements: Element, wind: str = "E", coasts: tuple[Coast, ...] = (Coast("N", 0),),
-           pieces: tuple[Piece, ...] = (), moving: str = "blue", pips: int = 6, done: tuple[str, ...] = ()) -> State:
-    """A state in blue's (or red's) move phase with these elements on a 2400p table."""
+           pieces: tuple[Piece, ...] = (), moving: str = "blue", pips: int = 6, done: tuple[str, ...] = (),
+           version: str = RULESET.version) -> State:
+    """A state in blue's (or red's) move phase with these elements on a 2400p table, judged by `version`
+    of the rules (the newest unless a test pins an older one)."""
     count = {s: sum(1 for e in elements if e.side == s) for s in ("blue", "red")}
     gen = {s: next((e.id for e in elements if e.side == s and e.general), "none") for s in ("blue", "red")}
     return State(
-        rules=RULES, scenario="test", title="test", attacker="red", defender="blue", bound_limit=30,
+        rules=msgspec.structs.replace(RULES, version=version), scenario="test", title="test", attacker="red", defender="blue", bound_limit=30,
         sides=(Side("blue", "Blue", gen["blue"], max(count["blue"], 12)), Side("red", "Red", gen["red"], max(count["red"], 12))),
         phase="move", terrain=Terrain(2400, coasts, pieces), wind_choice=wind, wind=wind, attacker_edge="S",
         elements=tuple(elements), bound=1, moving=moving, pips=pips, done=done,

@@ -42,3 +42,18 @@ def test_transports_may_not_contact_a_flank_either() -> None:
     with pytest.raises(IllegalOrder, match="Transports may not move into contact"):
         play.apply(state, Move("B1", contact="R1", edge="rear"), Forced())
 
+
+
+def test_flank_attackers_recoil_when_their_front_friend_is_beaten() -> None:
+    # DBA 2.2 practice (version 2, docs/fleets-rules.md 7.5): an element against an enemy's flank falls back
+    # when the friend fighting that enemy's front is beaten
+    from engine.fleets import play
+    from tests.engine.fleets.support import E, Forced, N, S, at, battle, el
+
+    def fought(version: str):  # type: ignore[no-untyped-def]
+        state = battle(el("B1", "Lng", 1200, 800, N), el("R1", "Cat", 1200, 960, S),
+                       el("B2", "Lng", 1040, 960, E), wind="N", version=version)  # B2's front on R1's right flank
+        return play.close_combat(state, Forced(1, 6))[0]  # B1 3 v R1 9 less 1 for B2 on its flank: doubled
+    after = fought("2")
+    assert after.element("B1") is None and at(after, "B2") == (880, 960, E)
+    assert at(fought("1"), "B2") == (1040, 960, E)

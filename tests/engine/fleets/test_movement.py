@@ -74,7 +74,7 @@ def test_only_a_move_entirely_astern_gains() -> None:
 
 
 def test_galleys_back_straight_as_a_group_at_minus_100p() -> None:
-    a, b = el("B1", "Lib", 1200, 800, N), el("B2", "Lib", 1360, 800, N)
+    a, b = el("B1", "Lib", 1200, 800, N, general=True), el("B2", "Lib", 1360, 800, N)
     state = battle(a, b, wind="E")
     after = go(state, Back(["B1", "B2"], 300))
     assert at(after, "B1") == (1200, 500, N) and at(after, "B2") == (1360, 500, N)
@@ -133,7 +133,7 @@ def test_turning_costs_a_quarter_turn_by_the_far_corner() -> None:
 
 
 def test_each_element_moves_once_and_each_move_costs_a_pip() -> None:
-    state = battle(el("B1", "Lib", 1200, 800, N), el("B2", "Lib", 1600, 800, N), pips=1, wind="E")
+    state = battle(el("B1", "Lib", 1200, 800, N, general=True), el("B2", "Lib", 1600, 800, N), pips=1, wind="E")
     after = go(state, Move("B1", to=[[1200, 900]]))
     with pytest.raises(IllegalOrder, match="already moved"):
         go(after, Move("B1", to=[[1200, 950]]))

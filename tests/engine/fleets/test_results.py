@@ -182,3 +182,13 @@ def test_recoiling_onto_land_destroys() -> None:
     state = battle(el("B1", "Lib", 1200, 800, N), el("R1", "Lib", 1200, 960, S), pieces=(reef,))
     after, events = fight(state, 1, 3)
     assert after.element("B1") is None and events[1].fate == "wrecked"  # type: ignore[attr-defined]
+
+
+def test_transports_do_not_follow_up_into_contact() -> None:
+    # fragment: "Transports may not move into contact with enemy" (version 2): not by a follow-up either
+    def tr_wins(version: str):  # type: ignore[no-untyped-def]
+        state = battle(el("B1", "Lng", 1200, 800, N), el("R1", "Tr", 1200, 960, S), wind="N", version=version)
+        return fight(state, 1, 5)[0]  # Lng 3 v Tr 6: doubled by Tr, so it recoils south, downwind
+    after = tr_wins("2")
+    assert at(after, "B1") == (1200, 640, N) and at(after, "R1") == (1200, 960, S)
+    assert at(tr_wins("1"), "R1") == (1200, 800, S)  # version 1 followed up

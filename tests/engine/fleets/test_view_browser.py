@@ -32,5 +32,10 @@ def test_the_table_renders_in_chromium(tmp_path: Path, browser: Any) -> None:
         assert body and bow and bow["y"] > body["y"] + body["height"] / 2  # facing S: the bow is below, on screen
         assert page.locator("line.wind").count() == 1 and page.locator("rect.land.coast").count() == 2
         assert page.locator("g.general").count() == 2
+        # each base shows its type under its id; the wind's label is drawn after (above) every base
+        assert greek.locator("text.type").text_content() == "Lib"
+        assert page.evaluate("""() => { const label = document.querySelector('text.wind-label');
+            return [...document.querySelectorAll('g.element')].every(
+                g => g.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
     finally:
         page.close()

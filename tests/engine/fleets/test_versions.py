@@ -1,0 +1,50 @@
+"""Upgrades (docs/protocol.md): a new game pins fleets 2; a game of version 1 is judged, and encoded, as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.fleets.errors import FleetsError, ScenarioError
+from engine.fleets.elements import load_rules
+from engine.fleets.ruleset import RULESET
+
+
+def _new(version: str):  # type: ignore[no-untyped-def]
+    ruleset = RULESET.at_version(version)
+    return ruleset, ruleset.new_game(ruleset.builtin_scenario("salamis-480") or b"", ruleset.default_rules_data(), {})
+
+
+def test_a_new_game_is_judged_by_the_newest_version() -> None:
+    assert RULESET.version == "2" and RULESET.versions == ("1", "2")
+    _, state = _new("2")
+    assert state.rules.version == "2" and b'"version":"2"' in RULESET.state_bytes(state)
+
+
+OLD_RULES = "9d570b1069b6153edd98f481f228a86aceb48298f1357d91ce38b475745e16eb"  # version 1's rules data
+
+
+def test_version_1_states_keep_their_bytes() -> None:
+    old = RULESET.at_version("1")
+    data = old.rules_data_by_hash(OLD_RULES)
+    assert data is not None and b"command_range" not in data
+    state = old.new_game(old.builtin_scenario("salamis-480") or b"", data, {})
+    assert state.rules.version == "1" and b'"version"' not in old.state_bytes(state)
+    assert b"command" not in old.state_bytes(state)  # numbers version 1's data lacks are not written
+    assert old.load_state(old.state_bytes(state), b"").rules.version == "1"
+
+
+def test_a_rules_change_to_version_2_stamps_the_state() -> None:
+    old, state = _new("1")
+    rebound = RULESET.rebind(state, old.default_rules_data(), old.default_rules_data())
+    assert rebound.rules.version == "2"
+
+
+def test_an_unknown_version_is_refused() -> None:
+    with pytest.raises(FleetsError, match="does not judge version 3"):
+        RULESET.at_version("3")
+
+
+def test_rules_data_may_not_say_the_version() -> None:
+    data = b'version = "2"\n' + RULESET.default_rules_data()
+    with pytest.raises(ScenarioError, match="version is not rules data"):
+        load_rules(data)
