@@ -177,8 +177,11 @@ class WarGalley(Adapter):
         return notation.format_decision(from_json(decision))
 
     def describe(self, state: GameState) -> str:
-        """The phase, VP and galleys, then each side's standing reactions (engine.war_galley.play.reactions_text)."""
-        return f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
+        """The phase, VP and galleys, then each side's standing reactions and standing orders
+        (engine.war_galley.play.reactions_text)."""
+        orders = reactions_text.standing_summary(state)
+        text = f"{describe.state_summary(state)}; {reactions_text.reactions_summary(state)}"
+        return f"{text}; {orders}" if orders else text
 
     def describe_event(self, event: Any, state: GameState | None = None) -> str:
         return describe.event_words(event, state.board.map if state is not None else None)
@@ -190,6 +193,15 @@ class WarGalley(Adapter):
 
         return explain.explain(state, subject)
 
+    def legal_notes(self, state: GameState) -> list[str]:
+        """Lines `pbem legal GAME` prints after the decisions: every galley that can attack now, with the
+        roll it needs (engine.war_galley.play.attacks)."""
+        if choices.wanted(state) is not None:
+            return []
+        from engine.war_galley.play import attacks
+
+        return attacks.attack_lines(state)
+
     def board(self, state: GameState) -> str:
         from engine.war_galley.play import board_text
 
@@ -198,11 +210,25 @@ class WarGalley(Adapter):
     def draft(self, state: GameState, game: str = "GAME") -> str:
         """The pending decision as an editable order file, the options as comments (engine.war_galley.play.draft)."""
         from engine.war_galley.play import draft
+        from engine.war_galley.play import legal as legal_actions
+        from engine.war_galley.turn.decisions import Reactions
 
-        return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
+        if choices.wanted(state) is not None:
+            return draft.draft(state, [self.format_order(d) for d in self.legal(state)], game)
+        decisions = draft.preferred(legal_actions.legal(state))
+        # At the set-up the standing reactions are asked for (6.5): offered as a line beside the deployment.
+        unordered = state.turn == 0 and play.pending(state).side not in dict(state.reactions)
+        offer = next((d for d in decisions if isinstance(d, Reactions)), None) if unordered else None
+        options = [notation.format_decision(d) for d in decisions if d is not offer]
+        return draft.draft(state, options, game, notation.format_decision(offer) if offer is not None else "")
 
     def result(self, state: GameState) -> str | None:
         return state.result.text if state.result is not None else None
+
+    def play_options(self, state: GameState, picks: list[str]) -> dict[str, Any]:
+        """The pending decision as things to click, after the click path `picks` (engine.war_galley.play.clicks)."""
+        from engine.war_galley.play import clicks
+        return clicks.play_options(state, picks)
 
     # --- reports (docs/reports.md) ---
     report_templates = "war_galley"  # templates/war_galley/

@@ -8,6 +8,7 @@ fixed placements and relational constraints before anything moves;
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from msgspec.structs import replace
 
@@ -57,6 +58,7 @@ def _in_zone(state: GameState, zone: Zone, position: Position) -> str | None:
     return None
 
 
+@lru_cache(maxsize=32)  # asked for each position a listing tries (zone_positions: every hex of the map)
 def _bow_hexes(zone: Zone, map_: MapSpec) -> frozenset[Hex]:
     """The hexes a zone's bows must be in, read in the battle's notation."""
     return frozenset(map_.parse(text) for text in zone.bow_hexes)

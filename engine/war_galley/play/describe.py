@@ -49,7 +49,12 @@ _WORDS: dict[str, Callable[[Any], str]] = {
     "FirstPlayerChosen": lambda e: f"{e.side} choose: {e.first} go first in D, E and F",
     "SpeedChosen": lambda e: (f"{e.squadron}: " + (f"Maximum Speed for {_plain(e.maximum)}, the rest Cruise"
                                                   if e.maximum else "Cruise Speed")
-                              + (" (no choice)" if e.automatic else "")),
+                              + (f" (no choice: {e.why})" if e.automatic and e.why else
+                                 " (no choice)" if e.automatic else " (standing order)" if e.standing else "")),
+    "StandingSet": lambda e: f"{e.side} set their standing orders" + (" for this turn" if e.this_turn else "")
+                             + ": " + ("; ".join(
+        (["squadrons by range (5.24)"] if e.squadrons else []) + ([f"{e.first} first if they win the initiative (3.2)"]
+         if e.first else []) + ([f"every squadron {e.speed} (6.12)"] if e.speed else [])) or "none, asked each time"),
     "Activated": lambda e: f"{e.side} activate {' and '.join(e.squadrons)}",
     "DoubleActivation": lambda e: f"{e.admiral} tries a Double Activation with {e.other}: "
                                   + ("success" if e.success else "failure, Orders Confusion"),

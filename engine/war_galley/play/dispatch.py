@@ -15,8 +15,8 @@ from engine.events import Event
 from engine.memo import by_identity
 from engine.war_galley.battles import deployment
 from engine.war_galley.galley_combat.reactions import orders_refusal
-from engine.war_galley.play import order_errors, shortcuts
-from engine.war_galley.turn import activation, boarding_segment, commanders, initiative, sequence, victory
+from engine.war_galley.play import chain, order_errors, shortcuts, transfer_orders
+from engine.war_galley.turn import activation, boarding_segment, commanders, initiative, sequence, standing, victory
 from engine.war_galley.turn.decisions import (
     AcceptHalt,
     Activate,
@@ -31,6 +31,7 @@ from engine.war_galley.turn.decisions import (
     Reactions,
     Speed,
     Squadrons,
+    Standing,
     Transfer,
 )
 from engine.war_galley.turn.state import GameState, Phase
@@ -44,6 +45,16 @@ class ReactionsSet(Event, frozen=True, kw_only=True):
     """The side's standing reaction orders from now on (6.5, 6.7, 8.42; docs/reactions.md)."""
 
     side: str
+
+
+class StandingSet(Event, frozen=True, kw_only=True):
+    """The side's standing orders for phases B-D from now on (engine.war_galley.turn.standing)."""
+
+    side: str
+    squadrons: bool = False
+    first: str = ""
+    speed: str = ""
+    this_turn: bool = False
 
 
 @by_identity(4)  # asked of one state by the referee's check of a file and again when it resolves the next
@@ -96,11 +107,16 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
         orders = tuple((k, o) for k, o in state.reactions if k != decision.side)
         state = replace(state, reactions=tuple(sorted((*orders, (decision.side, decision.orders)))))
         return state, [ReactionsSet(rule="6.5", side=decision.side)]
+    if isinstance(decision, Standing):  # like reactions: any time the side decides; no dice
+        return standing.set_orders(state, decision), [StandingSet(rule="3.1", side=decision.side,
+                                                                  squadrons=decision.squadrons,
+                                                                  first=decision.first, speed=decision.speed,
+                                                                  this_turn=decision.this_turn)]
     if isinstance(decision, Transfer):
         if due.kind not in commanders.TRANSFER_WHEN or state.current is not None:
             raise IllegalOrder("5.51", "a transfer is made on your turn in phases B, D, E or F, "
                                        "not in the middle of an activation")
-        return commanders.transfer(state, decision, dice)
+        return transfer_orders.transfer(state, decision, dice, apply)
     if not isinstance(decision, _KINDS[due.kind]):
         raise IllegalOrder("3.1", f"{due.prompt}: a {decision.__struct_config__.tag} decision does not fit")
     if isinstance(decision, Deploy):
@@ -116,7 +132,7 @@ def apply(state: GameState, decision: AnyDecision, dice: Dice) -> tuple[GameStat
             raise IllegalOrder("5.42", "a Double Activation is declared at the start of an activation in phase E")
         return activation.apply_double(state, decision, dice)
     if isinstance(decision, Individual):
-        return shortcuts.apply_individual(state, decision, dice)
+        return chain.apply(state, decision, dice)
     if isinstance(decision, Boarding):
         return boarding_segment.apply_boarding(state, decision, dice)
     assert isinstance(decision, Activate)

@@ -6,8 +6,12 @@ over its galleys' end positions; a deployment a product over slots), it
 lists a few complete, legal representatives built from the same
 generators that validate: the planner's end positions (engine.war_galley.play.planner),
 the squadrons' claims (engine.war_galley.turn.command), the slots and zones (engine.war_galley.battles.setup).
-Every listed decision passes `apply`. Conceding and proposing a halt are
-always open to the side deciding and are not listed.
+Every listed decision passes `apply` and changes the state. The answers to
+the pending question come first; after them the orders the side may give
+whenever it decides (standing reactions and orders, transfers), which leave
+the question pending: a player who keeps to those never gets on, so one who
+plays the listing to the end picks an answer. Conceding and proposing a halt
+are always open to the side deciding and are not listed.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from engine.war_galley.map_and_galleys.hexes import Hex, neighbours
 from engine.war_galley.movement.moving import check_plan, move, surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Plan
-from engine.war_galley.play import deploy_examples, legal_combat, legal_shortcuts
+from engine.war_galley.play import deploy_examples, dispatch, legal_combat, legal_shortcuts
 from engine.war_galley.play.planner import Reach, end_positions
 from engine.war_galley.turn import command, scenario_play
 from engine.war_galley.turn.activation import allowed, double_options, squadrons_left
@@ -64,10 +68,12 @@ def legal(state: GameState) -> list[AnyDecision]:
         out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
     elif due.kind == "board":
         out += legal_combat.boarding_examples(state, due.side)
-    if due.kind == "speed":
+    if due.kind in ("speed", "deploy"):  # asked for at the set-up (6.5), offered again in phase D
         out += legal_combat.reaction_examples(state, due.side)
+    out += legal_shortcuts.standing_examples(state, due.side, due.kind)
     if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F
-        out += transfers(state, due.side)
+        plain = transfers(state, due.side)
+        out += plain + legal_shortcuts.transfer_examples(state, plain, out, dispatch.apply)
     if state.halt_proposed == state.other(due.side):
         out.append(AcceptHalt(side=due.side))
     return out

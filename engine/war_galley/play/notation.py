@@ -25,6 +25,7 @@ notation, so reading needs the map and printing a deployment needs it too.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.errors import NotationError
 from engine.numerals import shown, whole
@@ -49,6 +50,7 @@ from engine.war_galley.turn.decisions import (
     Reactions,
     Speed,
     Squadrons,
+    Standing,
     Transfer,
 )
 from engine.war_galley.turn.entry import offmap_text
@@ -134,10 +136,21 @@ def parse_decision(text: str, side: str, map_: MapSpec = SINGLE_SHEET) -> AnyDec
         return Reactions(side=side, orders=parse_reactions("\n".join(_parts(body))))
     if verb == "double" and rest and not colon:
         return Double(side=side, other=rest)
+    if verb == "individual" and _THEN_NEXT in line:  # engine.war_galley.play.chain
+        first, _, after = line.partition(_THEN_NEXT)
+        head = parse_decision(first, side, map_)
+        then = parse_decision(after, side, map_)
+        if not isinstance(head, Individual) or not isinstance(then, Individual):
+            raise NotationError(f"'=> then' joins Individual Squadron galleys: {shown(line)}")
+        return Individual(side=side, galley=head.galley, if_free=head.if_free, if_held=head.if_held, then=then)
     if verb == "individual" and rest and not colon:
         return Individual(side=side, galley=parse_galley_id(rest))
     if verb == "individual" and rest and colon:
         return _individual(side, rest, body, map_)
+    if verb == "standing" and colon and not rest:
+        return _standing(side, body)
+    if verb == "transfer" and _THEN.search(line):
+        return _transfer(side, line, map_)
     if verb == "transfer" and not colon:
         match = re.fullmatch(r"(.+) to (\S+)", rest)
         if match:
@@ -203,6 +216,50 @@ def _individual(side: str, galley: str, body: str, map_: MapSpec) -> Individual:
     return Individual(side=side, galley=gid, if_free=alternatives.get("free"), if_held=alternatives.get("held"))
 
 
+def _standing(side: str, body: str) -> Standing:
+    """`standing: [this turn:] squadrons by range; initiative SIDE first; speed cruise|max`, or `standing: ask`."""
+    fields: dict[str, Any] = {}
+    if re.match(r"\s*this turn\s*:", body, re.IGNORECASE):
+        fields["this_turn"] = True
+        body = body.split(":", 1)[1]
+    for part in _parts(body):
+        words = part.lower().split()
+        if words == ["ask"]:
+            continue
+        if words == ["squadrons", "by", "range"]:
+            fields["squadrons"] = True
+        elif len(words) == 3 and words[0] == "initiative" and words[2] == "first":
+            fields["first"] = part.split()[1]
+        elif len(words) == 2 and words[0] == "speed" and words[1] in ("cruise", "max"):
+            fields["speed"] = words[1]
+        else:
+            raise NotationError(f"{part!r}: write 'squadrons by range', 'initiative SIDE first', "
+                                "'speed cruise' or 'speed max' (separated by ';'), or 'ask'")
+    return Standing(side=side, **fields)
+
+
+_THEN = re.compile(r"\s*=>\s*(transferred|stays)\s*:\s*", re.IGNORECASE)
+
+
+def _transfer(side: str, line: str, map_: MapSpec) -> Transfer:
+    """`transfer C to G => transferred: DECISION => stays: DECISION` (engine.war_galley.play.transfer_orders)."""
+    head, *pieces = _THEN.split(line)
+    plain = parse_decision(head, side, map_)
+    if not isinstance(plain, Transfer) or plain.if_done is not None:
+        raise NotationError(f"{head.strip()!r}: write 'transfer COMMANDER to GALLEY' before '=>'")
+    follow: dict[str, AnyDecision] = {}
+    for word, text in zip(pieces[::2], pieces[1::2]):
+        word = word.lower()
+        decision = parse_decision(text, side, map_)
+        if word in follow or isinstance(decision, (Transfer, Reactions, Deploy, Boarding, Initiative)):
+            raise NotationError(f"=> {word}: one decision of phase B, D, E or F for each result "
+                                "(squadrons, speed, activate, double, individual)")
+        follow[word] = decision
+    return Transfer(side=side, commander=plain.commander, to=plain.to,
+                    if_done=follow.get("transferred"), if_failed=follow.get("stays"))  # type: ignore[arg-type]
+
+
+_THEN_NEXT = " => then "  # the side's next Individual Squadron galley (engine.war_galley.play.chain)
 NOTHING = "nothing"  # an alternative in which the galley does nothing (still activated, 5.41)
 
 
@@ -252,9 +309,17 @@ def format_decision(decision: AnyDecision, map_: MapSpec = SINGLE_SHEET) -> str:
     if isinstance(decision, Individual):
         alternatives = [f"{word}: " + ("; ".join(_activation_parts(a, map_)) or NOTHING)
                         for word, a in (("free", decision.if_free), ("held", decision.if_held)) if a is not None]
-        return f"individual {decision.galley}" + (": " + " | ".join(alternatives) if alternatives else "")
+        then = f"{_THEN_NEXT}{format_decision(decision.then, map_)}" if decision.then is not None else ""
+        return f"individual {decision.galley}" + (": " + " | ".join(alternatives) if alternatives else "") + then
     if isinstance(decision, Transfer):
-        return f"transfer {decision.commander} to {decision.to}"
+        then = [f" => {word}: {format_decision(follow, map_)}"
+                for word, follow in (("transferred", decision.if_done), ("stays", decision.if_failed)) if follow]
+        return f"transfer {decision.commander} to {decision.to}" + "".join(then)
+    if isinstance(decision, Standing):
+        parts = (["squadrons by range"] if decision.squadrons else []) \
+            + ([f"initiative {decision.first} first"] if decision.first else []) \
+            + ([f"speed {decision.speed}"] if decision.speed else [])
+        return "standing: " + ("this turn: " if decision.this_turn else "") + ("; ".join(parts) or "ask")
     if isinstance(decision, Concede):
         return "concede"
     if isinstance(decision, ProposeHalt):

@@ -1,4 +1,5 @@
-"""Each side's standing reaction orders in a few words, for `pbem status` (through the ruleset's describe).
+"""Each side's standing reaction orders, and its standing orders for phases B-D, in a few words, for
+`pbem status` (through the ruleset's describe).
 
 A side that has ordered none reacts by 6.5's fallback, the rules' STANDING
 orders: it never avoids and never fires back (docs/reactions.md). Players
@@ -9,6 +10,7 @@ reactions meets every ram without avoiding it.
 from __future__ import annotations
 
 from engine.war_galley.galley_combat.reactions import STANDING, AvoidWhen, FireReaction, format_reaction
+from engine.war_galley.turn import standing
 from engine.war_galley.turn.state import GameState
 
 
@@ -32,3 +34,21 @@ def reactions_summary(state: GameState) -> str:
         parts.append(text)
     hint = " (order with `reactions: ...`, docs/reactions.md)" if len(ordered) < len(state.sides) else ""
     return "standing reactions: " + "; ".join(parts) + hint
+
+
+def standing_summary(state: GameState) -> str:
+    """Each side's standing orders for phases B-D (engine.war_galley.turn.standing), "" when none is set."""
+    parts = []
+    for side in state.sides:
+        orders = []
+        if standing.squadrons_by_range(state, side.key):
+            orders.append("squadrons by range (5.24)")
+        first = standing.first(state, side.key)
+        if first:
+            orders.append(f"{first} first if it wins the initiative (3.2)")
+        level = standing.speed(state, side.key)
+        if level:
+            orders.append(f"every squadron {level} (6.12)")
+        if orders:
+            parts.append(f"{side.name} " + ", ".join(orders))
+    return "standing orders: " + "; ".join(parts) if parts else ""

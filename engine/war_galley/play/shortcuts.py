@@ -34,7 +34,7 @@ from engine.errors import IllegalOrder
 from engine.events import Event
 from engine.war_galley.map_and_galleys.charts import individual_activation_free
 from engine.war_galley.turn import activation, boarding_segment, hooks, scenario_play, sequence
-from engine.war_galley.turn.decisions import Activate, Boarding, Individual, Speed
+from engine.war_galley.turn.decisions import Activate, Boarding, Individual, Speed, Transfer
 from engine.war_galley.turn.movement_segment import OrderLapsed
 from engine.war_galley.turn.state import GameState, ScenarioState, Segment
 
@@ -71,11 +71,13 @@ def uses_shortcut(decision: object) -> bool:
 def plain(decision: object) -> object:
     """The decision without its shortcut: what a player who decides after every die would write."""
     if isinstance(decision, Individual):
-        return replace(decision, if_free=None, if_held=None)
+        return replace(decision, if_free=None, if_held=None, then=None)
     if isinstance(decision, Speed):
         return replace(decision, rest="")
     if isinstance(decision, Activate):
         return replace(decision, board=None)
+    if isinstance(decision, Transfer):  # engine.war_galley.play.transfer_orders
+        return replace(decision, if_done=None, if_failed=None)
     return decision
 
 

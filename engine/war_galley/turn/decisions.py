@@ -105,6 +105,9 @@ class Individual(Decision, frozen=True, tag="individual"):
     galley: GalleyId
     if_free: Activate | None = None
     if_held: Activate | None = None
+    # A shortcut (engine.war_galley.play.chain): the side's next Individual Squadron galley, when the rules ask the
+    # side again at once (the opponent has none left, 5.31); checked on every state this one can leave.
+    then: Individual | None = None
 
 
 class Boarding(Decision, frozen=True, tag="board"):
@@ -119,11 +122,34 @@ class Reactions(Decision, frozen=True, tag="reactions"):
     orders: ReactionOrders
 
 
+# What a side may decide after a transfer's die, still on its turn (engine.war_galley.turn.commanders.TRANSFER_WHEN).
+FollowUp = Union[Squadrons, Speed, Activate, Double, Individual]
+
+
 class Transfer(Decision, frozen=True, tag="transfer"):
-    """5.51-5.52: try to move a commander to a galley nearby (rolls the die)."""
+    """5.51-5.52: try to move a commander to a galley nearby (rolls the die).
+
+    `if_done` / `if_failed` (a shortcut, engine.war_galley.play.transfer_orders): the side's next decision for
+    either result of the die, checked before it; the one the die picks is carried out at once."""
 
     commander: str
     to: GalleyId
+    if_done: FollowUp | None = None
+    if_failed: FollowUp | None = None
+
+
+class Standing(Decision, frozen=True, tag="standing"):
+    """The side's standing orders for phases B-D from now on (engine.war_galley.turn.standing); no dice.
+
+    `squadrons`: form squadrons by range alone each phase B (5.24); `first`: the side that goes first
+    when it wins the initiative (3.2); `speed`: "cruise" or "max" for each of its squadrons in phase D
+    (6.12). Nothing set: the rules ask it each time, as without the shortcut. `this_turn`: for the game
+    turn it is given in only."""
+
+    squadrons: bool = False
+    first: str = ""
+    speed: str = ""
+    this_turn: bool = False  # for the game turn it is given in only
 
 
 class Concede(Decision, frozen=True, tag="concede"):
@@ -140,7 +166,7 @@ class AcceptHalt(Decision, frozen=True, tag="accept-halt"):
 
 AnyDecision = Union[
     Deploy, Squadrons, Initiative, Speed, Activate, Double, Individual, Boarding, Reactions, Transfer, Concede,
-    ProposeHalt, AcceptHalt,
+    ProposeHalt, AcceptHalt, Standing,
 ]
 
 KINDS: dict[type[Decision], str] = {

@@ -28,11 +28,11 @@ from engine.war_galley.map_and_galleys.charts import wind_change
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId
 from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.speed import Wind, maximum_barred
-from engine.war_galley.turn import command, entry, hooks, victory
+from engine.war_galley.turn import command, entry, hooks, standing, victory
 from engine.war_galley.turn.activation import squadrons_left
 from engine.war_galley.turn.commanders import max_barred_by_commander
-from engine.war_galley.turn.decisions import Speed, Squadrons
-from engine.war_galley.turn.initiative import active_admirals, roll_initiative
+from engine.war_galley.turn.decisions import Initiative, Speed, Squadrons
+from engine.war_galley.turn.initiative import active_admirals, choose_first, roll_initiative
 from engine.war_galley.turn.state import PHASE_NAMES, GameState, Phase, PhaseBegan, Segment, Squadron
 from engine.war_galley.turn.status import status_phase
 
@@ -46,6 +46,8 @@ class SpeedChosen(Event, frozen=True, kw_only=True):
     squadron: str
     maximum: tuple[GalleyId, ...]
     automatic: bool = False
+    why: str = ""  # automatic: why no galley of it may use Maximum (rule and cause)
+    standing: bool = False  # by the side's standing order (engine.war_galley.turn.standing)
 
 
 class Due(NamedTuple):
@@ -71,6 +73,21 @@ def may_go_maximum(state: GameState, galley: Galley) -> bool:
             and max_barred_by_commander(state, galley.id) is None and hooks.maximum_barred(state, galley) is None)
 
 
+def maximum_refusal(state: GameState, galley: Galley) -> str:
+    """Why a galley may not use Maximum Speed, with its rule ("" if it may)."""
+    if galley.position is None:
+        return f"{galley.id} is not on the map"
+    barred = maximum_barred(galley)
+    if barred is not None:
+        return f"{barred.reason} ({barred.rule})"
+    commander = max_barred_by_commander(state, galley.id)
+    if commander is not None:
+        return (f"{galley.id} carries {commander.name}, newly transferred: Cruise until he resumes his "
+                "normal ratings (5.52)")
+    hook = hooks.maximum_barred(state, galley)
+    return f"{hook[1]} ({hook[0]})" if hook is not None else ""
+
+
 def speed_choices(state: GameState, squadron: Squadron) -> list[GalleyId]:
     return [g for g in squadron.galleys if may_go_maximum(state, state.galley(g))]
 
@@ -93,13 +110,15 @@ def decision_due(state: GameState) -> Due | None:
     if state.phase is Phase.SQUADRONS:
         for side in squadron_order(state):
             if side not in state.squadrons_done:
-                if command.needs_decision(state, side):
+                if command.needs_decision(state, side) and not standing.squadrons_by_range(state, side):
                     return Due(side, "squadrons", f"{state.side(side).name}: form your squadrons (5.24)")
                 return None
-    if state.phase is Phase.INITIATIVE and state.initiative is not None and state.first is None:
+    if state.phase is Phase.INITIATIVE and state.initiative is not None and state.first is None \
+            and standing.first(state, state.initiative) is None:
         side = state.initiative
         return Due(side, "initiative", f"{state.side(side).name}: you won the initiative; who goes first (3.2)?")
-    if state.phase is Phase.SPEED and state.to_move is not None and _speed_left(state, state.to_move):
+    if state.phase is Phase.SPEED and state.to_move is not None and _speed_left(state, state.to_move) \
+            and standing.speed(state, state.to_move) is None:
         side = state.to_move
         return Due(side, "speed", f"{state.side(side).name}: choose a squadron's Speed Levels (6.12)")
     if state.phase in (Phase.COMMAND, Phase.INDIVIDUAL) and state.to_move is not None:
@@ -203,7 +222,8 @@ def _enter_speed(state: GameState) -> tuple[GameState, list[Event]]:
     for s in state.squadrons:
         if not speed_choices(state, s):
             state = replace(state, speed_set=(*state.speed_set, s.key))
-            events.append(SpeedChosen(rule="6.12", side=s.side, squadron=s.key, maximum=(), automatic=True))
+            why = "; ".join(maximum_refusal(state, state.galley(g)) for g in s.galleys) or "it has no galley"
+            events.append(SpeedChosen(rule="6.12", side=s.side, squadron=s.key, maximum=(), automatic=True, why=why))
     return replace(state, to_move=state.first), events
 
 
@@ -216,6 +236,11 @@ def choose_speed(state: GameState, decision: Speed) -> tuple[GameState, list[Eve
         raise IllegalOrder("6.12", f"{decision.squadron} is not a squadron of {decision.side} still to choose")
     squadron = left[decision.squadron]
     choices = speed_choices(state, squadron)
+    _check_maximum(state, decision, squadron, choices)
+    return _set_speed(state, decision, squadron)
+
+
+def _check_maximum(state: GameState, decision: Speed, squadron: Squadron, choices: list[GalleyId]) -> None:
     for gid in decision.maximum:
         if gid not in squadron.galleys:
             raise IllegalOrder("6.12", f"{gid} is not in squadron {squadron.key}")
@@ -228,13 +253,25 @@ def choose_speed(state: GameState, decision: Speed) -> tuple[GameState, list[Eve
                                        "resumes his normal ratings")
     if len(set(decision.maximum)) != len(decision.maximum):
         raise IllegalOrder("6.12", "a galley is named twice")
+
+
+def _set_speed(state: GameState, decision: Speed, squadron: Squadron,
+               standing: bool = False) -> tuple[GameState, list[Event]]:
     for gid in squadron.galleys:
         side_up = SpeedSide.MAXIMUM if gid in decision.maximum else SpeedSide.CRUISE
         state = state.with_galley(replace(state.galley(gid), speed=side_up))
     state = replace(state, speed_set=(*state.speed_set, squadron.key))
     other = state.other(decision.side)
     state = replace(state, to_move=other if _speed_left(state, other) else decision.side)
-    return state, [SpeedChosen(rule="6.12", side=decision.side, squadron=squadron.key, maximum=decision.maximum)]
+    return state, [SpeedChosen(rule="6.12", side=decision.side, squadron=squadron.key, maximum=decision.maximum,
+                               standing=standing)]
+
+
+def _standing_speed(state: GameState, side: str, level: str) -> tuple[GameState, list[Event]]:
+    """6.12 by the side's standing order (engine.war_galley.turn.standing): its next squadron's choice."""
+    squadron = _speed_left(state, side)[0]
+    maximum = tuple(speed_choices(state, squadron)) if level == "max" else ()
+    return _set_speed(state, Speed(side=side, squadron=squadron.key, maximum=maximum), squadron, standing=True)
 
 
 def _pass(state: GameState, individual: bool) -> GameState:
@@ -263,10 +300,17 @@ def step(state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
         state, began = _began(state, Phase.INITIATIVE, rule="3.2")
         state, events = roll_initiative(state, dice)
         return state, [began, *events]
-    if phase is Phase.INITIATIVE:  # the winner has chosen
+    if phase is Phase.INITIATIVE:  # the winner has chosen, or chose in advance (engine.war_galley.turn.standing)
+        if state.first is None:
+            assert state.initiative is not None
+            chosen = standing.first(state, state.initiative)
+            return choose_first(state, Initiative(side=state.initiative, first=chosen or state.initiative))
         return _enter_speed(state)
     if phase is Phase.SPEED:
         waiting = [side for side in (state.to_move, *(x.key for x in state.sides)) if side and _speed_left(state, side)]
+        level = standing.speed(state, waiting[0]) if waiting else None
+        if level is not None and waiting[0] == state.to_move:
+            return _standing_speed(state, waiting[0], level)
         if waiting:
             return replace(state, to_move=waiting[0]), []
         state, began = _began(state, Phase.COMMAND, Segment.MOVEMENT, "5.41")

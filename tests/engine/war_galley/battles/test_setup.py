@@ -79,8 +79,12 @@ def test_every_battle_deploys_from_its_listed_choices(path: Path) -> None:
     state = new_game(path.read_bytes(), default_rules_data(), {})
     while state.phase is Phase.DEPLOYMENT and state.deploy:
         options = legal(state)
-        assert options, f"{path.stem}: nothing to deploy with"
-        state, _ = play.apply(state, options[-1], ForcedDice())
+        deploys = [o for o in options if isinstance(o, Deploy)]
+        assert deploys and options[:len(deploys)] == deploys, f"{path.stem}: the deployments come first"
+        for order in options[len(deploys):]:  # standing reactions and orders, asked for at the set-up (6.5)
+            after, _ = play.apply(state, order, ForcedDice())
+            assert after != state and play.pending(after) == play.pending(state), f"{path.stem}: {order}"
+        state, _ = play.apply(state, deploys[-1], ForcedDice())
     on_map = [x for x in state.galleys if x.position is not None]
     assert on_map and all(c.galley is not None for c in state.commanders)
     hexes = [h for x in on_map for h in x.position.hexes]
