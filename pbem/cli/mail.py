@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated, Callable, Optional
 
 import typer
 
-from pbem.game import folder as folder_files
 from pbem.signed import identity as ids
 from pbem.signed import movefile
 from pbem.game import session
@@ -31,51 +30,25 @@ KeyOption = Annotated[Optional[str], typer.Option("--key", envvar="PBEM_KEY", he
 
 
 def report_for(folder: Path, seq: int) -> mailer.Attachment | None:
-    """The report of what file `seq` resolved (the outcome of file seq-1), if `pbem report` wrote one.
+    """The report of what file `seq` resolved, if `pbem report` wrote one (pbem.exchange.outbox.report_for)."""
+    from pbem.exchange import outbox
 
-    Reports live in GAME/report/ as file-NNNNNN.html, named by the file whose
-    outcome they show (docs/reports.md); previews are private and never sent.
-    Read once, here, never through a link (the folder or the file): a report
-    planted as a link to a private file would mail it, and a name checked
-    first and read later could be swapped in between.
-    """
-    from pbem.exchange import mailer
-
-    if seq < 3:
-        return None
-    name = f"file-{seq - 1:06d}.html"
-    try:
-        data = folder_files.read_beside(folder, name, mailer.MAX_REPORT_BYTES, sub="report")
-    except PbemError:
-        return None  # a planted or oversized report is not mailed; the file itself still is
-    return None if data is None else mailer.Attachment(name, data)
+    return outbox.report_for(folder, seq)
 
 
 def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, game_id: str) -> str | None:
-    return config.games.get(folder.resolve()) or state.learned(game_id)
+    from pbem.exchange import outbox
+
+    return outbox.opponent_address(config, state, folder, game_id)
 
 
 def send_file(
     config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None
 ) -> str:
-    """Mail file `seq` of the game in `folder` to the opponent; returns the address."""
-    from pbem.exchange import mailer
+    """Mail file `seq` of the game in `folder` to the opponent; returns the address (pbem.exchange.outbox)."""
+    from pbem.exchange import outbox
 
-    if config.smtp is None:
-        raise MailProblem(f"{config.path}: no [smtp] settings; pbem cannot send mail")
-    game = store.load(folder)
-    address = to or opponent_address(config, state, folder, game.game_id)
-    if not address:
-        raise UsageError(
-            f"{folder}: no address for your opponent; give --to ADDRESS or add it under [games] in {config.path}"
-        )
-    message = mailer.compose(game, seq, config.address, config.name, address, report_for(folder, seq))
-    mailer.send(config.smtp, message)
-    state.mark_sent(game.game_id, seq)
-    if to:
-        state.set_address(game.game_id, to)
-    state.save()
-    return address
+    return outbox.send_file(config, state, folder, seq, to)
 
 
 def register(app: typer.Typer) -> None:
@@ -114,14 +87,14 @@ def register(app: typer.Typer) -> None:
         say(f"sent {movefile.file_name(seq)}{again} to {address}: {mailer.summary(game, seq)}")
 
     def one_round(folders: list[Path], config: Path | None, keys: Path | None, key: str | None) -> int:
+        from pbem.cli import arrivals
         from pbem.exchange import mailconfig
         from pbem.exchange import watch
 
         settings = mailconfig.load(config)
         state = mailconfig.MailState(mailconfig.state_path(settings.path))
-        chosen = list(folders) or list(settings.games)
-        if not chosen:
-            raise UsageError(f"no game folders: name them, or list them under [games] in {settings.path}")
+        # No game yet is no reason to stop: the round still finds invitations (pbem accept ID).
+        chosen = list(folders) or [*settings.games, *(f for f in state.games() if f not in settings.games)]
         result = watch.run_round(
             settings, state, chosen, ids.key_folder(keys), key,
             lambda folder, seq: send_file(settings, state, folder, seq),
@@ -129,6 +102,11 @@ def register(app: typer.Typer) -> None:
         state.save()
         for line in result.lines:
             say(line)
+        try:
+            arrivals.show(settings, state, result, ids.key_folder(keys), key, config, say)
+        except PbemError as exc:  # the files are in and answered; only telling about them failed
+            say(f"mail: {exc}")
+            return exc.exit_code
         return result.errors[-1].exit_code if result.errors else 0
 
     @app.command("mail")
@@ -143,26 +121,45 @@ def register(app: typer.Typer) -> None:
         """Fetch new mail for your games, receive it, and send the acknowledgements that need no person."""
         if once:
             raise typer.Exit(one_round(folders or [], config, keys, key))
-        _loop(lambda: one_round(folders or [], config, keys, key), interval)
+        _loop(lambda: one_round(folders or [], config, keys, key), interval, config, rounds=None)
 
     @app.command("watch")
     def watch_command(
         folders: Annotated[Optional[list[Path]], typer.Argument(help="Game folders (default: those under [games] in the settings).")] = None,
-        interval: Annotated[int, typer.Option(help="Seconds between rounds.")] = 300,
+        interval: Annotated[int, typer.Option(help="Most seconds between rounds (IMAP IDLE wakes it as mail arrives).")] = 300,
+        rounds: Annotated[Optional[int], typer.Option(help="Stop after this many rounds (default: run until interrupted).")] = None,
         config: ConfigOption = None,
         key: KeyOption = None,
         keys: KeysOption = None,
     ) -> None:
-        """`pbem mail` in a loop: read, receive and acknowledge every INTERVAL seconds until interrupted."""
-        _loop(lambda: one_round(folders or [], config, keys, key), interval)
+        """`pbem mail` as mail arrives: IMAP IDLE (or every INTERVAL seconds), run the notify command."""
+        _loop(lambda: one_round(folders or [], config, keys, key), interval, config, rounds)
 
 
-def _loop(round_: Callable[[], int], interval: int) -> None:
+def _loop(round_: Callable[[], int], interval: int, config: Path | None, rounds: int | None) -> None:
+    """Rounds until interrupted (or `rounds` done); between them IMAP IDLE, else a wait of `interval`."""
+    from pbem.exchange import mailbox, mailconfig
+
     if interval < 10:
         raise UsageError("--interval: at least 10 seconds (be kind to the mail server)")
+    if rounds is not None and rounds < 1:
+        raise UsageError("--rounds: at least 1")
+    done = 0
     while True:
         try:
             round_()
         except MailProblem as exc:  # the server may be back next round
+            typer.echo(f"pbem: mail: {exc}", err=True)
+        done += 1
+        if rounds is not None and done >= rounds:
+            return
+        try:
+            settings = mailconfig.load(config)
+            if settings.imap is not None:
+                state = mailconfig.MailState(mailconfig.state_path(settings.path))
+                typer.echo(f"pbem watch: waiting for mail (IMAP IDLE, at most {interval} s)")
+                if mailbox.wait_for_mail(settings.imap, state, interval):
+                    continue  # woken by mail, or IDLE ran its time: a round either way
+        except MailProblem as exc:
             typer.echo(f"pbem: mail: {exc}", err=True)
         time.sleep(interval)

@@ -13,7 +13,7 @@ import contextlib
 import os
 import ssl
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Any, Iterator, Protocol
 
 from pbem.errors import MailProblem, MalformedFile, MissingFile, PbemError
 from pbem.exchange import intake
@@ -38,22 +38,14 @@ class ImapBox:
     """An IMAP folder. State: UIDVALIDITY, the highest UID looked at, and the UIDs left pending below it."""
 
     def __init__(self, server: Server, state: MailState) -> None:
-        from imapclient import IMAPClient
-
         self.where = f"IMAP {server.host}:{server.port}"
         self.state = state
-        password = server.password()
-        with self._errors():
-            context = ssl.create_default_context(cafile=server.cafile or None)
-            self.client = IMAPClient(server.host, port=server.port, ssl=server.security == "tls", ssl_context=context, timeout=60)
+        self.client = _connect(server)
         try:
             with self._errors():
-                if server.security == "starttls":
-                    self.client.starttls(context)
-                self.client.login(server.user, password or "")
                 selected = self.client.select_folder(server.folder)
                 validity = int(selected[b"UIDVALIDITY"])
-                self.name = f"{server.user}@{server.host}:{server.port}/{server.folder}"
+                self.name = box_name(server)
                 seen = state.data["imap"].get(self.name, {})
                 same = seen.get("uidvalidity") == validity
                 last = int(seen.get("last_uid", 0)) if same else 0
@@ -98,10 +90,70 @@ class ImapBox:
                 self.client.add_flags([uid], [b"\\Seen"])
 
     def close(self) -> None:
-        try:
-            self.client.logout()
-        except Exception:  # gone already: nothing to close
-            pass
+        _logout(self.client)
+
+
+def box_name(server: Server) -> str:
+    return f"{server.user}@{server.host}:{server.port}/{server.folder}"
+
+
+def _connect(server: Server) -> Any:
+    """Logged in (TLS or STARTTLS, certificates verified), no folder selected yet."""
+    from imapclient import IMAPClient
+
+    where = f"IMAP {server.host}:{server.port}"
+    password = server.password()
+    with _imap_errors(where):
+        context = ssl.create_default_context(cafile=server.cafile or None)
+        client = IMAPClient(server.host, port=server.port, ssl=server.security == "tls", ssl_context=context, timeout=60)
+    try:
+        with _imap_errors(where):
+            if server.security == "starttls":
+                client.starttls(context)
+            client.login(server.user, password or "")
+    except MailProblem:
+        _logout(client)
+        raise
+    return client
+
+
+def _logout(client: Any) -> None:
+    try:
+        client.logout()
+    except Exception:  # gone already: nothing to close
+        pass
+
+
+def wait_for_mail(server: Server, state: MailState, timeout: float) -> bool:
+    """IMAP IDLE until a message arrives or `timeout` seconds pass; False if the server cannot IDLE.
+
+    Mail that came after the last round and before IDLE began has a UID
+    above the last one looked at: that is checked first (not UIDNEXT, which
+    stays above a deleted last message and would never let pbem wait). A server without IDLE returns
+    False at once: the caller waits its interval instead. Either way a
+    round follows; a round that finds nothing costs one login.
+    """
+    where = f"IMAP {server.host}:{server.port}"
+    client = _connect(server)
+    try:
+        with _imap_errors(where):
+            selected = client.select_folder(server.folder, readonly=True)
+            seen = state.data["imap"].get(box_name(server), {})
+            if seen.get("uidvalidity") != int(selected[b"UIDVALIDITY"]):
+                return True
+            last = int(seen.get("last_uid", 0))
+            if any(uid > last for uid in client.search(["UID", f"{last + 1}:*"])):
+                return True
+            if not client.has_capability("IDLE"):
+                return False
+            client.idle()
+            try:
+                client.idle_check(timeout=timeout)  # returns at the server's first word (EXISTS) or the timeout
+            finally:
+                client.idle_done()
+            return True
+    finally:
+        _logout(client)
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import shlex
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,8 @@ class MailConfig:
     imap: Server | None
     maildir: Path | None
     games: dict[Path, str] = field(default_factory=dict)  # game folder -> opponent's address
+    attach_report: bool = False  # the HTML report in every mail (the receiver renders his own anyway)
+    notify: tuple[str, ...] = ()  # argv run by `pbem watch` when a file arrives (pbem.exchange.notify)
 
 
 def _server(kind: str, table: Any, address: str, where: str) -> Server:
@@ -154,7 +157,25 @@ def load(explicit: Path | None = None) -> MailConfig:
     if not isinstance(games_table, dict) or not all(isinstance(v, str) for v in games_table.values()):
         raise MailProblem(f"{where}: [games] maps a game folder to the opponent's address: \"~/games/x\" = \"bob@example.org\"")
     games = {_resolve(Path(k).expanduser(), path): v for k, v in games_table.items()}
-    return MailConfig(path, address, str(doc.get("name", "")), smtp, imap, maildir, games)
+    attach = doc.get("attach_report", False)
+    if not isinstance(attach, bool):
+        raise MailProblem(f"{where}: attach_report is true or false")
+    return MailConfig(path, address, str(doc.get("name", "")), smtp, imap, maildir, games, attach, _notify(doc, where))
+
+
+def _notify(doc: dict[str, Any], where: str) -> tuple[str, ...]:
+    """`notify = "notify-send pbem {game} {what}"` (split as a shell would, never run by one) or a list."""
+    value = doc.get("notify", "")
+    if isinstance(value, str):
+        try:
+            argv = shlex.split(value)
+        except ValueError as exc:
+            raise MailProblem(f"{where}: notify: cannot split into a command ({exc})") from None
+    elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+        argv = list(value)
+    else:
+        raise MailProblem(f"{where}: notify is a command: a string or a list of strings")
+    return tuple(argv)
 
 
 def _resolve(folder: Path, config: Path) -> Path:
@@ -174,13 +195,20 @@ class MailState:
             raise MailProblem(f"{path}: unreadable mail state ({exc}); move it aside to start afresh") from None
         if not isinstance(self.data, dict):
             raise MailProblem(f"{path}: unreadable mail state (not a JSON object); move it aside to start afresh")
-        for key in ("sent", "learned", "imap", "maildir", "refused", "shown"):
+        for key in ("sent", "learned", "imap", "maildir", "refused", "shown", "invitations", "games"):
             if not isinstance(self.data.get(key), dict):
                 self.data[key] = {}
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         folders.write_atomic(self.path, json.dumps(self.data, indent=1, sort_keys=True).encode())
+
+    def add_game(self, folder: Path, address: str) -> None:
+        """A game folder pbem mail reads for, beside [games]: one accepted or sent from by mail."""
+        self.data["games"][str(folder.resolve())] = address
+
+    def games(self) -> dict[Path, str]:
+        return {Path(k): v for k, v in self.data["games"].items() if isinstance(v, str)}
 
     def was_sent(self, game: str, seq: int) -> bool:
         return seq in self.data["sent"].get(game, [])
@@ -212,7 +240,7 @@ class MailState:
         if current is None:
             self.data["learned"][game] = sender
             return (f"your opponent's address is now {sender} (the message that brought his file {seq}); "
-                    f"pbem send --to ADDRESS or [games] changes it")
+                    f"pbem send GAME-FOLDER --to ADDRESS or [games] changes it")
         if sender.lower() == current.lower():
             return None
         shown = self.data["shown"].setdefault(game, [])
@@ -221,7 +249,7 @@ class MailState:
         shown.append(sender.lower())
         where = "[games]" if configured else "learned first"
         return (f"file {seq} came from {sender}, but pbem sends to {current} ({where}); "
-                f"if your opponent has moved, pbem send --to {sender} (or set [games])")
+                f"if your opponent has moved, pbem send GAME-FOLDER --to {sender} (or set [games])")
 
     def refused(self, message: str, reason: str) -> None:
         """A message refused for good, with its reason; the latest REFUSED_KEPT are kept."""

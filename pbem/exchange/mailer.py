@@ -3,8 +3,11 @@
 A message carries one file three ways a mail program cannot all spoil: the
 armored text in the body, the raw file as an attachment, and headers that
 name the game and the file (X-Pbem-Game, X-Pbem-File). Its Subject is a
-one-line summary of the turn; the turn report is attached when the folder
-has one. Message-IDs are derived from the files, so each file's message
+one-line summary of the turn; its body a short plain-text account of what
+the file did and what the receiver decides (pbem.exchange.account). The
+HTML report is attached only when the settings ask (attach_report): the
+receiver's pbem renders it locally, and it made mails sixty times
+larger (issue 24). Message-IDs are derived from the files, so each file's message
 threads under the one before it in both players' mail programs.
 """
 
@@ -18,6 +21,7 @@ from email.utils import formataddr, formatdate
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pbem.exchange import account as accounts
 from pbem.exchange import armor
 from pbem.signed import movefile
 from pbem.game import referee
@@ -95,12 +99,20 @@ def compose(
     message["X-Pbem-File"] = str(seq)
     text = armor.armor(signed.raw, f"Game: {body.game} File: {seq}")
     note = getattr(body, "note", "")
+    how = (
+        ["pbem mail reads it (or by hand: pbem accept THIS-MESSAGE.eml --out NEW-FOLDER)."]
+        if isinstance(body, Invite) else
+        ["pbem mail reads it, adds it to your game and writes its report;",
+         "or by hand: pbem receive YOUR-GAME-FOLDER THIS-MESSAGE.eml"]
+    )
     lines = [
         f"{summary(game, seq)}",
         "",
         *([f"Note: {visible(note)}", ""] if note else []),
-        f"The file is attached ({movefile.file_name(seq)}) and armored below. To add it to your game:",
-        "    pbem receive GAME-FOLDER THIS-MESSAGE.eml   (or pbem mail --once)",
+        *accounts.account(game, seq),
+        "",
+        f"The file is attached ({movefile.file_name(seq)}) and armored below.",
+        *how,
         "",
         text,
     ]

@@ -33,6 +33,7 @@ from typing import Callable, Iterator
 
 from pbem.signed import identity as ids
 from pbem.exchange import intake
+from pbem.exchange import invitations
 from pbem.game import lock
 from pbem.signed import movefile
 from pbem.game import referee
@@ -60,6 +61,8 @@ class Round:
     lines: list[str] = field(default_factory=list)
     errors: list[PbemError] = field(default_factory=list)
     decisions: list[Path] = field(default_factory=list)  # games waiting on the player's own decision
+    invited: list[invitations.Offered] = field(default_factory=list)  # invitations new this round
+    arrived: dict[Path, list[int]] = field(default_factory=dict)  # files added (and answered), by game
 
     def fail(self, exc: PbemError, line: str) -> None:
         self.errors.append(exc)
@@ -92,6 +95,7 @@ class Message:
     what: str
     sender: str
     by_game: dict[str, list[tuple[bytes, str]]]
+    invitations: list[tuple[bytes, str]] = field(default_factory=list)  # file 0 of a game not here
 
 
 @dataclass
@@ -148,6 +152,15 @@ def _read_all(
         if message is None:
             state.save()
             continue
+        if message.invitations:
+            try:
+                _offer(message, state, result)
+            except PbemError as exc:
+                _refuse(box, message.key, state, result, exc)
+            else:
+                box.handled(message.key, seen=True)
+            state.save()
+            continue
         taken = _take(message, config, state, games, keys, key, result)
         added += taken.added
         if taken.waiting:
@@ -194,6 +207,7 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
         _refuse(box, key, state, result, MalformedFile(f"{what}: not a readable email ({intake._why(exc)})"))
         return None
     by_game: dict[str, list[tuple[bytes, str]]] = {}
+    invites: list[tuple[bytes, str]] = []
     broken: list[PbemError] = []
     for file in found:
         try:
@@ -203,6 +217,10 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
             continue
         if game_id in games:
             by_game.setdefault(game_id, []).append((file.raw, file.what))
+        elif _is_invitation(file.raw, file.what):
+            invites.append((file.raw, file.what))
+    if invites and not by_game:
+        return Message(key, what, sender, {}, invites)
     if not by_game:
         claimed = intake.header(parsed, "X-Pbem-Game")
         if broken:
@@ -213,6 +231,21 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
             box.handled(key, seen=False)  # the player's other mail (or another game's): his, left unread
         return None
     return Message(key, what, sender, by_game)
+
+
+def _is_invitation(raw: bytes, what: str) -> bool:
+    try:
+        return isinstance(movefile.parse(raw, what).body, movefile.Invite)
+    except PbemError:
+        return False
+
+
+def _offer(message: Message, state: MailState, result: Round) -> None:
+    """An invitation by mail: checked and kept for `pbem accept ID`; a bad one refuses its message."""
+    for raw, where in message.invitations:
+        offered = invitations.offer(state, raw, f"{message.what}: {where}", message.sender)
+        if offered is not None:
+            result.invited.append(offered)
 
 
 def _refuse(box: Mailbox, key: str, state: MailState, result: Round, exc: PbemError) -> None:
@@ -241,6 +274,7 @@ def _take(
             continue
         for path in added:
             result.lines.append(f"{folder}: added {path.name} ({message.what})")
+            result.arrived.setdefault(folder, []).append(int(path.stem))
         for line in waiting:
             result.lines.append(f"{folder}: {line}")
         if waiting:
@@ -287,7 +321,7 @@ def _add(folder: Path, files: list[tuple[bytes, str]], what: str) -> tuple[list[
         player = game.player(author)
         if player is None:  # the guest's key comes in file 1: nothing here can tell his file from a forgery
             raise BrokenChain(f"{where}: is file {seq}, but the game has no file 1 yet, so no key to check it "
-                              f"by; pbem receive it by hand once file 1 is in")
+                              f"by; pbem receive GAME-FOLDER THE-MESSAGE.eml by hand once file 1 is in")
         signed = movefile.parse(raw, where)
         ids.verify(player.key, signed.signature, signed.body_bytes, where)  # BadSignature: refused for good
         waiting.append(f"{where}: file {seq} waits for file {needed}, not yet received; left for the next round")
@@ -319,7 +353,7 @@ def _learn(
 def answer(
     folder: Path, keys: Path, key: str | None, state: MailState, send: Callable[[Path, int], str], result: Round
 ) -> Iterator[str]:
-    """Write and send what needs no person: the acknowledgement, or the final file; resend unsent ones."""
+    """Write and send what needs no person (the acknowledgement, or the final file); send the player's unsent one."""
     game = store.load(folder)
     try:
         written = acknowledge(folder, keys, key)
@@ -329,16 +363,18 @@ def answer(
         return
     if written is not None:
         yield f"nothing for you to decide; wrote {written.name}"
+        result.arrived.setdefault(folder, []).append(int(written.stem))
         game = store.load(folder)
     last = game.files[-1]
     mine = session.my_roles(game, keys, key)
-    unsent_ack = (
+    # The player's latest file not mailed yet: an acknowledgement written here, or his own `pbem move`
+    # (a person decides by moving; the mail carries it, so no `pbem send` is needed).
+    unsent = (
         last.body.author in mine
         and isinstance(last.body, movefile.Move)
-        and not last.body.decisions
         and not state.was_sent(game.game_id, last.body.seq)
     )
-    if unsent_ack:
+    if unsent:
         try:
             to = send(folder, last.body.seq)
         except PbemError as exc:
@@ -353,7 +389,8 @@ def answer(
         view = writing.outlook(game, me)
         if not view.pending.finished and view.pending.side == game.player(view.role).side:
             result.decisions.append(folder)
-            yield f"your decision: {view.pending.prompt} (pbem legal {folder}; then pbem move and pbem send)"
+            yield (f"your decision: {view.pending.prompt} (see: pbem legal {folder}; then pbem move {folder} ORDERS... "
+                   f"and pbem mail sends it)")
 
 
 def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:

@@ -31,7 +31,7 @@ from pbem.reports.tally import tally
 
 from .conftest import PLAYERS, MailSystem
 
-TURNS = 2  # play until the game reaches the third game turn (or ends)
+TURNS = 1  # one game turn with [games] entries and `pbem send`; test_battle_by_mail plays two from an invitation
 FILE_CAP = 400
 
 

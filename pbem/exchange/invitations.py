@@ -1,0 +1,109 @@
+"""Invitations that arrive by mail: offered to the player by `pbem mail`, taken by `pbem accept ID`.
+
+An invitation (file 0) for a game the player has no folder for is checked
+as `pbem accept` would check it (self-signed, ruleset, rules data and
+scenario known: referee.replay) and kept in the mail state under
+`invitations`, by game id, with the address it came from. Nothing is
+written anywhere else until the player accepts: `pbem accept ID --out
+FOLDER` takes it from there, makes the folder, records it under the state's
+`games` (pbem never writes the settings file) and mails the acceptance to
+that address.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.errors import MailProblem, MalformedFile, PbemError, UsageError
+from pbem.exchange.mailconfig import MailState, plausible_address
+from pbem.game import referee
+from pbem.signed import movefile, textsafe
+from pbem.signed.movefile import Invite
+
+MAX_OFFERED = 20  # invitations kept waiting at once: more is someone flooding the mailbox
+SHORT_ID = 8  # the length of id `pbem mail` prints; any unique prefix of 8+ hex digits is accepted
+
+
+@dataclass(frozen=True)
+class Offered:
+    """An invitation waiting for the player's answer."""
+
+    game_id: str
+    sender: str
+    host: str
+    ruleset: str
+    scenario: str
+    side: str
+    raw: bytes
+
+    def line(self, accept_hint: str) -> str:
+        return (f"invitation {self.game_id[:SHORT_ID]} from {self.host} <{self.sender}>: {self.ruleset} "
+                f"{self.scenario}, the host plays {self.side}; accept it: {accept_hint}")
+
+
+def hint(game_id: str, config_option: str) -> str:
+    """The command that accepts it, as the player would type it."""
+    return f"pbem accept {game_id[:SHORT_ID]} --out NEW-FOLDER --name YOUR-NAME{config_option}"
+
+
+def offer(state: MailState, raw: bytes, what: str, sender: str) -> Offered | None:
+    """Check an invitation that came by mail and keep it; None if it was offered before.
+
+    Raises the error that makes its message refused: a damaged or forged
+    invitation, one from no plausible address, or one too many waiting.
+    """
+    game = referee.replay([raw], [what])  # every check pbem accept makes before writing anything
+    body = game.files[0].body
+    assert isinstance(body, Invite)
+    if not plausible_address(sender):
+        raise MalformedFile(f"{what}: an invitation from no usable address ({textsafe.visible(sender)[:80]!r}); "
+                            "accept it by hand if you know who sent it: pbem accept THE-MESSAGE.eml --out NEW-FOLDER")
+    table = state.data["invitations"]
+    if body.game in table:
+        return None
+    if len(table) >= MAX_OFFERED:
+        raise MalformedFile(f"{what}: {MAX_OFFERED} invitations already wait for an answer; accept or drop some "
+                            f"(pbem accept ID, or delete them under \"invitations\" in {state.path})")
+    table[body.game] = {"from": sender, "file": base64.b64encode(game.files[0].raw).decode()}
+    return _offered(body.game, table[body.game], state.path)
+
+
+def _offered(game_id: str, entry: dict[str, str], where: Path | None = None) -> Offered:
+    try:
+        raw = base64.b64decode(entry["file"], validate=True)
+        body = movefile.parse(raw, f"invitation {game_id[:SHORT_ID]}").body
+        sender = entry["from"]
+    except (KeyError, TypeError, ValueError, PbemError):  # the state file edited by hand
+        raise MailProblem(f"{where or 'the mail state'}: invitation {game_id[:SHORT_ID]} is damaged; "
+                          "delete it under \"invitations\"") from None
+    if not isinstance(body, Invite) or not isinstance(sender, str):
+        raise MailProblem(f"{where or 'the mail state'}: invitation {game_id[:SHORT_ID]} is not an invitation; "
+                          "delete it under \"invitations\"")
+    return Offered(game_id, sender, textsafe.visible(body.host.name), body.ruleset,
+                   textsafe.visible(body.scenario), textsafe.visible(body.host.side), raw)
+
+
+def waiting(state: MailState) -> list[Offered]:
+    return [_offered(game_id, entry, state.path) for game_id, entry in state.data["invitations"].items()]
+
+
+def looks_like_id(text: str) -> bool:
+    return re.fullmatch(r"[0-9a-f]{8,32}", text) is not None
+
+
+def take(state: MailState, prefix: str) -> Offered:
+    """The invitation whose game id starts with `prefix`: one, or a UsageError saying why not."""
+    matches = [game_id for game_id in state.data["invitations"] if game_id.startswith(prefix)]
+    if not matches:
+        known = ", ".join(g[:SHORT_ID] for g in state.data["invitations"]) or "none"
+        raise UsageError(f"{prefix}: no invitation by that id came by mail (waiting: {known}; pbem mail fetches new ones)")
+    if len(matches) > 1:
+        raise UsageError(f"{prefix}: {len(matches)} invitations start so; give more of the id")
+    return _offered(matches[0], state.data["invitations"][matches[0]], state.path)
+
+
+def done(state: MailState, game_id: str) -> None:
+    state.data["invitations"].pop(game_id, None)
