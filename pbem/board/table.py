@@ -1,0 +1,167 @@
+"""The player's table behind `pbem play`: his game, his key, and what the board page may ask of them.
+
+Everything the page receives is built here as plain data: the report's drawing
+of the board (the ruleset's view through its templates, one drawing for
+reports, archive and play), the ruleset's click options (`play_options`, an
+optional part of the contract, engine/contract.py), the rules' verdict on the
+order text, and what sending did. The key stays here: the page never sees a
+private key, a reveal or a chain secret, only the public game.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from pbem.exchange import outbox
+from pbem.errors import IllegalDecision, PbemError, UsageError, WrongTurn
+from pbem.game import referee, session, store, writing
+from pbem.reports import report
+from pbem.signed import identity as ids
+from pbem.signed.identity import Identity
+
+NOT_OFFERED = "this ruleset offers no clicks yet (it has no play_options): type the order text and check it"
+
+
+class Table:
+    """One game folder and one key; every call holds the table's lock (the server answers in threads)."""
+
+    def __init__(self, folder: Path, keys: Path, key: str | None, mail_config: Path | None = None) -> None:
+        self.folder, self.keys, self.key_name, self.mail_config = folder, keys, key, mail_config
+        self.lock = threading.Lock()
+        self._load()
+
+    def _load(self) -> None:
+        self.game = store.load(self.folder)
+        self.me: Identity = session.choose_key(self.game, self.keys, self.key_name, role=self.game.next_author)
+        self.role = writing.my_role(self.game, self.me)
+        self.outlook: writing.Outlook | None = None
+        if not self.game.finished() and self.game.next_author == self.role:
+            self.outlook = writing.outlook(self.game, self.me)
+
+    @property
+    def state(self) -> Any:
+        return self.outlook.resolution.state if self.outlook is not None else self.game.resolved_state
+
+    def my_decision(self) -> bool:
+        """Whether the rules wait on my side now (else the page only shows the board)."""
+        if self.outlook is None or self.outlook.pending.finished:
+            return False
+        player = self.game.player(self.role)
+        return player is not None and self.outlook.pending.side == player.side
+
+    def status(self) -> dict[str, Any]:
+        game = self.game
+        player = game.player(self.role)
+        if game.finished():
+            waiting = f"the game is over: {game.result()}"
+        elif self.outlook is None:
+            waiting = f"waiting on your opponent for file {game.next_seq}"
+        elif self.my_decision():
+            waiting = self.outlook.pending.prompt
+        else:
+            waiting = f"nothing for you to decide ({self.outlook.pending.prompt}): send the file without orders"
+        return {"game": game.game_id, "files": len(game.files), "you": player.name if player else self.role,
+                "side": player.side if player else None, "yours": self.outlook is not None,
+                "decide": self.my_decision(), "waiting": waiting,
+                "clicks": hasattr(game.ruleset, "play_options"), "not_offered": NOT_OFFERED}
+
+    def page(self) -> str:
+        """The play page: the report's board drawing, the panel around it (templates/pbem/play.html.j2)."""
+        ruleset = self.game.ruleset
+        folder = report.templates_of(ruleset)
+        # before the first file after the acceptance resolves there is no battle yet: no board to draw
+        view = ruleset.view(self.state, [], None, {}) if self.state is not None else None
+        return report.environment().get_template("pbem/play.html.j2").render(
+            view=view, templates=folder, status=self.status(), map_id="map", grid_ref=None, since=self.since())
+
+    def since(self) -> list[dict[str, Any]]:
+        """What happened since my last file, event by event with every die explained, as the report shows it:
+        my last file's outcome and, on my turn, the opponent's last one as my next reveal resolves it (the
+        report's private preview). The reveal itself stays here: it keys the dice until I send my file."""
+        game = self.game
+        if self.outlook is not None and game.next_seq >= 3:
+            last = game.next_seq - 1
+            first = last - 1 if last - 1 in game.resolutions else last
+            span = report.Span(first, last, "since your last file", (self.outlook.resolution, self.outlook.reveal))
+        elif game.resolutions:
+            span = report.file_span(game, max(game.resolutions))
+        else:
+            return []
+        files = report.context(game, span)["files"]
+        for entry in files:
+            entry["keyed"] = dict(entry["keyed"], reveal="")
+        return list(files)
+
+    def stylesheet(self) -> str:
+        env = report.environment()
+        play_css = env.loader.get_source(env, "pbem/play.css")[0]  # type: ignore[union-attr]
+        return report.stylesheet(report.templates_of(self.game.ruleset)) + "\n" + play_css
+
+    def options(self, picks: list[str]) -> dict[str, Any]:
+        ruleset = self.game.ruleset
+        if not hasattr(ruleset, "play_options"):
+            return {"offered": False, "prompt": NOT_OFFERED, "options": [], "order": None, "steps": [], "paths": [],
+                    "card": None}
+        if not self.my_decision():
+            return {"offered": False, "prompt": self.status()["waiting"], "options": [], "order": None, "steps": [],
+                    "paths": [], "card": None}
+        try:
+            with referee.ruleset_call(ruleset, "play_options", "offering the options"):
+                return dict(ruleset.play_options(self.state, picks))
+        except ruleset.illegal_errors as exc:
+            raise IllegalDecision(str(exc)) from None
+
+    def card(self, subject: str) -> dict[str, Any]:
+        """A piece's card: the ruleset's `explain` data (optional in the contract), as `pbem legal` shows it."""
+        ruleset = self.game.ruleset
+        if not hasattr(ruleset, "explain"):
+            raise UsageError(f"ruleset {ruleset.name} explains no pieces")
+        try:
+            with referee.ruleset_call(ruleset, "explain", f"explaining {subject}"):
+                data, text = ruleset.explain(self.state, subject)
+        except ruleset.illegal_errors as exc:
+            raise IllegalDecision(str(exc)) from None
+        return {"data": data, "text": text}
+
+    def check(self, lines: list[str]) -> dict[str, Any]:
+        """The order text judged as `pbem move` would judge it, nothing signed or written."""
+        if not self.my_decision():
+            raise WrongTurn(self.status()["waiting"])
+        assert self.outlook is not None
+        decisions = session.parse_orders(self.game, self.state, lines)
+        referee.check_decisions(self.game, self.state, self.outlook.role, decisions, "orders")
+        ruleset = self.game.ruleset
+        return {"ok": True, "orders": [ruleset.format_order(d) for d in decisions]}
+
+    def send(self, lines: list[str], note: str) -> dict[str, Any]:
+        """Sign with the local key (pbem.game.session.move, as `pbem move`), then mail it if mail is set up."""
+        if self.outlook is None:
+            raise WrongTurn(self.status()["waiting"])
+        if self.my_decision() and not [line for line in lines if line.strip()]:
+            raise IllegalDecision("no orders: a decision is due (build one, or use `pbem move --pass`)")
+        path, signed, _ = session.move(self.folder, self.me, lines, note, self.keys, known=self.game)
+        try:
+            mailed = outbox.mail_if_configured(self.mail_config, self.folder, signed.body.seq)
+        except PbemError as exc:
+            mailed, problem = None, str(exc)
+        else:
+            problem = None
+        self._load()
+        how = f"mailed to {mailed}" if mailed else (
+            f"saved; not mailed ({problem}): send it with `pbem send {self.folder}`" if problem else
+            "saved; no mail settings: send this file to your opponent by hand")
+        return {"ok": True, "path": str(path), "file": signed.body.seq, "mailed_to": mailed, "said": f"wrote {path}: {how}"}
+
+    def fresh(self) -> bool:
+        """Re-read the folder if files arrived (`pbem mail` or a hand copy): True when the table changed."""
+        files = len(store.load(self.folder, known=self.game).files)
+        if files != len(self.game.files):
+            self._load()
+            return True
+        return False
+
+
+def open_table(folder: Path, keys: Path | None, key: str | None, mail_config: Path | None) -> Table:
+    return Table(folder, ids.key_folder(keys), key, mail_config)
