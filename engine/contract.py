@@ -47,6 +47,15 @@ Optional (pbem/cli/orders.py asks with getattr and says so when missing):
   lines to keep or change, the options as `#` comment lines (which
   `parse_orders` skips).
 
+For the board (optional; `pbem play`, docs/play.md): `play_options(state, picks)` -> the pending
+  decision as things to click, as plain JSON data, after the click path `picks` (a list of option keys
+  the previous answers offered): {"offered": bool, "side", "prompt", "steps": [what was picked, in
+  words], "options": [{"key", "kind", "label", and for the map: "galley" or "piece" (the counter or base it concerns),
+  "shape" (a counter outline in the report map's frame), "cost", "roll"}], "order": the order text built
+  so far or None, "paths": [SVG polyline points], "card": a piece's card or None}. Built from the one
+  legal-action generator that validation uses; an unknown key raises one of `illegal_errors`. Without
+  it the board offers no clicks and says so.
+
 For reports (optional; docs/reports.md): `report_templates` names the
 ruleset's folder of templates/, `view(state, events, before, options)`
 gives the report's data as plain JSON values.

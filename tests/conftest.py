@@ -1,4 +1,4 @@
-"""What every test folder may share: one headless Chromium per test process.
+"""What every test folder may share: a home of its own (no test writes into the real one) and one headless Chromium per test process.
 
 Playwright's sync API runs an event loop of its own; a second
 `sync_playwright()` opened while a session-scoped one is alive in the same
@@ -8,10 +8,23 @@ for this one fixture, whichever worker xdist puts it on.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# The suite never writes into the home of whoever runs it: the state cache's secret, the plug-ins' cache
+# and the mail state of every command it runs (in process or as a subprocess, which inherits this
+# environment) go under one temporary folder per test process, removed at its end. A test that needs
+# another home still sets its own.
+_HOME = Path(tempfile.mkdtemp(prefix="pbem-tests-home-"))
+os.environ["XDG_STATE_HOME"] = str(_HOME / "state")
+os.environ["XDG_CACHE_HOME"] = str(_HOME / "cache")
+atexit.register(shutil.rmtree, _HOME, True)
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's chromium: nothing is downloaded at run time
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -164,26 +164,26 @@ def _only_key(folder: Path) -> ids.Identity:
 
 @app.command()
 def accept(
-    invitation: Annotated[Path, typer.Argument(help="The invitation file (raw or armored).")],
+    invitation: Annotated[str, typer.Argument(help="The invitation: a file (raw, armored, a saved mail) or the id pbem mail printed.")],
     out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game.")],
     name: Annotated[str, typer.Option(help="Your name as the opponent will see it.")] = "Guest",
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
     again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
+    config: Annotated[Optional[Path], typer.Option("--config", help="Mail settings, to mail the acceptance (docs/mail.md).", show_default=False)] = None,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
-    """Accept an invitation: check it, then write the acceptance (file 1)."""
+    """Accept an invitation: check it, write the acceptance (file 1), and mail it if the invitation came by mail."""
+    from pbem.cli import join  # mail parsing and sending: only accepting needs them
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
-    cli_player.refuse_second_acceptance(invitation, me, folder, again)
-    from pbem.exchange import intake  # mail parsing (email, mailbox): 8 ms only commands reading outside files need
-    game, path = session.accept(intake.one_file(invitation), out_folder, me, name, chain_length)
-    cli_player.record_acceptance(game.game_id, me, folder, path)
+    game, path, mailed = join.accept(invitation, out_folder, name, chain_length, again, config, me, folder)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
     _setup_report(game.setup, game.guest)
     out(f"host {host.name} plays {host.side}, fingerprint {ids.fingerprint(host.key)}: compare it with the host out of band")
-    out(f"send {path} to {host.name}")
+    out(f"mailed {path.name} to {mailed}; pbem mail now reads for {out_folder}" if mailed else
+        f"send {path} to {host.name}: pbem send {out_folder} --to HOST-ADDRESS (or paste: pbem armor {path})")
     cli_player.solo_answers(out_folder, folder, None, out)
 
 
@@ -248,7 +248,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         outcome = f"game over: {view.pending.prompt}"
         if auto_reply:
             path, _, _ = session.move(game_folder(game), me, [], "", known=game)
-            out(f"{outcome}; wrote the final file {path}: send it to your opponent (pbem send), or paste:")
+            out(f"{outcome}; wrote the final file {path}: send it (pbem send {game_folder(game)}, or pbem mail), or paste:")
             out(_armored(path))
             return True
         out(f"{outcome}; write the final file with: pbem move {game_folder(game)}")
@@ -256,7 +256,7 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         out(f"your decision: {view.pending.prompt}  (see: pbem legal {game_folder(game)})")
     elif auto_reply:
         path, _, _ = session.move(game_folder(game), me, [], "", known=game)
-        out(f"nothing for you to decide; wrote acknowledgement {path}: send it to your opponent (pbem send), or paste:")
+        out(f"nothing for you to decide; wrote acknowledgement {path}: send it (pbem send {game_folder(game)}, or pbem mail), or paste:")
         out(_armored(path))
         return True
     else:
@@ -351,7 +351,7 @@ def move(
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     count = len(signed.body.decisions)
-    out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it to your opponent (pbem send), "
+    out(f"wrote {path} ({count} decision{'' if count == 1 else 's'}): send it (pbem send {folder}, or pbem mail), "
         "or undo it by deleting it before it is sent")
     cli_player.solo_answers(folder, ids.key_folder(keys), key, out, players=game)
     cli_report.write_reports(folder, keys, key, out, known=game)
@@ -456,11 +456,11 @@ cli_orders.register(app)
 cli_report.register(app)  # report, archive
 from pbem.cli import mail as cli_mail  # noqa: E402  (commands in their own modules)
 from pbem.cli import player as cli_player
+from pbem.cli import play as cli_play
 from pbem.cli import rules as cli_rules
 
-cli_mail.register(app)
-cli_player.register(app)
-cli_rules.register(app)
+for _commands in (cli_mail, cli_player, cli_rules, cli_play):
+    _commands.register(app)
 
 
 def _click_exception() -> type[Exception]:

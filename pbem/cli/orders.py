@@ -78,11 +78,14 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
     player = game.player(view.role)
     mine = player is not None and view.pending.side == player.side
     decisions = game.ruleset.legal(view.resolution.state) if mine else []
+    notes_of = getattr(game.ruleset, "legal_notes", None)  # optional: e.g. which units can attack now
+    notes = list(notes_of(view.resolution.state)) if mine and notes_of is not None else []
     if as_json:
         typer.echo(json.dumps({
             "pending": {"side": view.pending.side, "kind": view.pending.kind, "prompt": view.pending.prompt,
                         "yours": mine},
             "decisions": [{"order": game.ruleset.format_order(d), "decision": d} for d in decisions],
+            "notes": notes,
         }, indent=2, ensure_ascii=False))
         return
     if not mine:
@@ -91,6 +94,8 @@ def legal(folder: FolderArg, unit: Annotated[Optional[str], typer.Argument(
     typer.echo(view.pending.prompt)
     for decision in decisions:
         typer.echo("  " + textsafe.visible(game.ruleset.format_order(decision)))
+    for line in notes:
+        typer.echo(textsafe.visible(line))
 
 
 def orders(folder: FolderArg, out: Annotated[Optional[Path], typer.Option(

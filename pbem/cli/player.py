@@ -266,10 +266,16 @@ def _accepted_mark(keys: Path, me: ids.Identity, game_id: str) -> Path:
 
 def refuse_second_acceptance(invitation: Path, me: ids.Identity, keys: Path, again: bool) -> None:
     """A second acceptance is a second, different file 1: to the host, proof of equivocation. Warn first."""
+    (raw, what), *_ = intake.incoming(invitation)
+    refuse_second((raw, what), me, keys, again)
+
+
+def refuse_second(invitation: tuple[bytes, str], me: ids.Identity, keys: Path, again: bool) -> None:
+    """refuse_second_acceptance for an invitation already read (a file, a message, one kept by pbem mail)."""
     from pbem.signed import movefile
     from pbem.errors import UsageError
 
-    (raw, what), *_ = intake.incoming(invitation)
+    raw, what = invitation
     game_id = movefile.parse(raw, what).body.game
     mark = _accepted_mark(keys, me, game_id)
     if mark.exists() and not again:

@@ -155,3 +155,26 @@ def write_reports(folder: Path, keys: Path | None, key: str | None, say: Callabl
 def register(app: typer.Typer) -> None:
     app.command("report")(report_command)
     app.command("archive")(archive_command)
+
+
+def write_arrived(folder: Path, seqs: list[int], keys: Path, key: str | None, say: Callable[[str], None]) -> None:
+    """After `pbem mail` added or answered files: the report of what each of them resolved, and your preview.
+
+    File n resolves file n-1 (its dice come from file n's reveal), so each
+    arrival gets file-(n-1).html; a report that cannot be written is a
+    warning, as in write_reports.
+    """
+    from pbem.reports import report
+
+    try:
+        game = store.load(folder)
+        for seq in sorted(set(seqs)):
+            if seq - 1 not in game.resolutions:
+                continue
+            span = report.file_span(game, seq - 1)
+            say(f"report: {report.write_beside(folder, REPORT_FOLDER, report.report_name(span), report.render(game, span))}")
+        preview = _preview(game, keys, key)
+        if preview is not None:
+            say(f"report: {report.write_beside(folder, REPORT_FOLDER, report.report_name(preview), report.render(game, preview))}")
+    except (PbemError, OSError) as exc:
+        print(f"pbem: warning: no turn report written: {exc}", file=sys.stderr)

@@ -64,10 +64,10 @@ def rules_change(
         out("  " + textsafe.visible(ruleset.describe_event(event, view.resolution.state)))
     if offer is not None:
         out(f"wrote {path}: it proposes {game.ruleset.name} {offer.ruleset_version}, rules data {offer.rules_hash[:16]}, "
-            "from your opponent's next file, if he accepts it there; send it (pbem send)")
+            f"from your opponent's next file, if he accepts it there; send it (pbem send {folder}, or pbem mail)")
     else:
         out(f"wrote {path}: it accepts the rules change; this file and the next are judged by {ruleset.name} "
-            f"{ruleset.version}; send it (pbem send)")
+            f"{ruleset.version}; send it (pbem send {folder}, or pbem mail)")
 
 
 def _read_rules(path: Path) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Callable
 
 from pbem.exchange import intake
 from pbem.signed import identity as ids
@@ -17,11 +18,17 @@ from pbem.game import store
 from pbem.game import writing
 from pbem.game import ruleset as rulesets
 from pbem.cli.demo import choose_orders
+from pbem.game.ruleset import Pending
 
 
 def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1,
-         names: tuple[str, str] = ("Alice", "Bob"), note: str = "") -> Path:
-    """Play up to `files` files of `scenario`; return the host's game folder."""
+         names: tuple[str, str] = ("Alice", "Bob"), note: str = "",
+         until: Callable[[Pending], bool] | None = None) -> Path:
+    """Play up to `files` files of `scenario`; return the host's game folder.
+
+    `until`: past `files`, go on until the rules wait on the next author's side with a decision
+    `until` accepts (who decides what after a few files depends on the dice, new with every run's keys).
+    """
     ruleset = rulesets.find(ruleset_name)
     sides = ruleset.sides(ruleset.load_scenario(scenario)[1], ruleset.default_rules_data())
     keys = {"host": root / "keys" / "host", "guest": root / "keys" / "guest"}
@@ -35,11 +42,13 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
     role = "host"
     while True:
         game = store.load(folders[role])
-        if game.finished() or len(game.files) >= files:
+        if game.finished() or (len(game.files) >= files and until is None):
             break
         view = writing.outlook(game, me[role])
         player = game.player(role)
         assert player is not None
+        if len(game.files) >= files and view.pending.side == player.side and until(view.pending):
+            break
         orders = choose_orders(ruleset, view.resolution.state, player.side, chooser)
         path, _, _ = session.move(folders[role], me[role], orders, note, keys[role])
         other = "guest" if role == "host" else "host"
