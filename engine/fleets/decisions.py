@@ -56,6 +56,15 @@ class Shift(Base, tag="shift"):
     dy: int
 
 
+class Wheel(Base, tag="wheel"):
+    """A group (version 3) wheeling a quarter turn about its front corner on the side `to` ("left" or "right"),
+    then going on `ahead` paces straight ahead in its new facing."""
+
+    ids: list[str]
+    to: str
+    ahead: int = 0
+
+
 class Back(Base, tag="back"):
     """Galleys straight backward, as a group or singly, at -100p."""
 
@@ -78,7 +87,7 @@ class Concede(Base, tag="concede"):
     pass
 
 
-Decision = Union[SetTerrain, WindFrom, AttackFrom, Place, PlaceRest, Move, Shift, Back, Drift, End, Concede]
+Decision = Union[SetTerrain, WindFrom, AttackFrom, Place, PlaceRest, Move, Shift, Wheel, Back, Drift, End, Concede]
 
 
 def to_json(decision: Decision) -> Any:

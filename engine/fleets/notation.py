@@ -5,7 +5,7 @@
     attack from N
     place G3 at 1200,80 facing N        place rest
     G3 turn E to 1100,700 to 1200,900   G3 contact P5    G3 to 900,700 contact P5    G3 contact P5 rear
-    G1 G2 G3 by 0,200                   G1 G2 back 100
+    G1 G2 G3 by 0,200                   G1 G2 back 100      G1 G2 wheel right    G1 G2 wheel left ahead 100
     G3 drift                            end              end fight G3 G1      concede
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from engine.fleets.decisions import (
-    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
+    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.errors import NotationError
 from engine.fleets.geometry import HEADING_NAMES, HEADING_OF, placing
@@ -96,11 +96,15 @@ def parse_decision(text: str) -> Decision:
         return Drift(ids[0])
     if len(rest) == 2 and rest[0] == "back":
         return Back(ids, _int(rest[1], "back"))
+    if len(rest) in (2, 4) and rest[0] == "wheel" and rest[1] in ("left", "right"):
+        if len(rest) == 4 and rest[2] != "ahead":
+            raise NotationError("write `G1 G2 wheel right` or `G1 G2 wheel right ahead 100`")
+        return Wheel(ids, rest[1], _int(rest[3], "ahead") if len(rest) == 4 else 0)
     if len(rest) == 2 and rest[0] == "by":
         dx, dy = _point(rest[1])
         return Shift(ids, dx, dy)
     if len(ids) != 1:
-        raise NotationError("a group moves with `by DX,DY` or `back D`")
+        raise NotationError("a group moves with `by DX,DY`, `wheel left|right [ahead D]` or `back D`")
     turn, to, contact, edge = None, [], None, "front"
     i = 0
     while i < len(rest):
@@ -164,6 +168,8 @@ def format_decision(d: Decision) -> str:
         return f"{' '.join(d.ids)} back {d.distance}"
     if isinstance(d, Shift):
         return f"{' '.join(d.ids)} by {d.dx},{d.dy}"
+    if isinstance(d, Wheel):
+        return f"{' '.join(d.ids)} wheel {d.to}" + (f" ahead {d.ahead}" if d.ahead else "")
     if isinstance(d, Move):
         words = [d.id]
         if d.turn is not None:

@@ -13,7 +13,7 @@ import msgspec
 from engine.adapter import Pending
 from engine.fleets import combat, deployment, results, space, victory, wind as winds
 from engine.fleets.decisions import (
-    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
+    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.drift import drift
 from engine.fleets.errors import IllegalOrder
@@ -24,6 +24,7 @@ from engine.fleets.geometry import Rect
 from engine.fleets.movement import check_back, check_move, check_shift
 from engine.fleets.state import State, replace_element
 from engine.fleets.table import Coast, Piece, Terrain, check_terrain
+from engine.fleets.wheel import check_wheel
 
 
 def pending(state: State) -> Pending:
@@ -93,6 +94,9 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Shift):
         state, moved = check_shift(state, decision)
+        return state, [msgspec.structs.replace(moved, order=_words(decision))]
+    if isinstance(decision, Wheel):
+        state, moved = check_wheel(state, decision)
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Back):
         state, moved = check_back(state, decision)

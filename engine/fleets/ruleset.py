@@ -19,8 +19,10 @@ from engine.fleets.state import State, decode_state, encode_state
 # and any contact drifts along; groups go straight ahead, at most half a base aside; +1 PIP beyond 1200p of
 # the general or once he is lost; only Lib and Lng break off; zones of control; the moving player orders the
 # combats; flank attackers recoil with their beaten friend; Transports do not follow up; nightfall is a draw.
+# Version 3 (issue 27, the last mile): groups wheel (a quarter turn, measured by the outer front corner), single
+# elements turn freely, and an element entering a zone of control halts in it or goes on into that enemy's front.
 # Version 1's states carry no version (Rules.version defaults to "1", omitted from their bytes).
-VERSIONS = ("1", "2")
+VERSIONS = ("1", "2", "3")
 
 
 class Fleets(Adapter):
