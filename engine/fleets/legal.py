@@ -232,8 +232,9 @@ def kinds(state: State) -> list[str]:
                    f"{turning}; legs within 90 degrees of facing")
     if state.rules.at_least("3"):
         out.append("ID ID... by DX,DY: a group straight ahead, at most half a base aside; ID ID... wheel left|right "
-                   f"[ahead D]: a quarter wheel about a front corner, measured by the outer front corner "
-                   f"({wheel.quarter_arc(2 * state.half)}p for each base of the group's width), then D ahead (rules 5.4); "
+                   f"[ahead D]: a quarter wheel about a front corner, measured by the outer front corner's quarter circle "
+                   f"({wheel.quarter_arc(2 * state.half)}p one base wide, {wheel.quarter_arc(4 * state.half)}p two), "
+                   "then D ahead (rules 5.4); "
                    "an element entering a zone of control halts in it or goes on into that enemy's front (rules 5.17)")
     if state.rules.at_least("2"):
         out.append("end [fight ID ...]: drift the rest, then fight, the elements named first in that order (rules 7.1); "

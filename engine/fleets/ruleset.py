@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.adapter import Adapter, Pending, ScenarioInfo
-from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
+from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, text, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
 from engine.fleets.errors import FleetsError, ScenarioError
@@ -116,6 +116,14 @@ class Fleets(Adapter):
 
     def describe_event(self, event: Any, state: State | None = None) -> str:
         return describe.event_words(event, state)
+
+    def board(self, state: State) -> str:
+        """Every base's place in paces, for `pbem board` (engine/fleets/text.py)."""
+        return text.board(state)
+
+    def draft(self, state: State, game: str = "GAME") -> str:
+        """The pending decision as an editable order file, for `pbem orders` (engine/fleets/text.py)."""
+        return text.draft(state, game)
 
     def result(self, state: State) -> str | None:
         return state.result
