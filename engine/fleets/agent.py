@@ -22,6 +22,8 @@ def choose(state: State, rng: Any) -> Decision:
     if state.phase in ("deploy-defender", "deploy-attacker"):
         rest = [d for d in options if isinstance(d, PlaceRest)]
         return rest[0] if rest and rng.random() < 0.9 else rng.choice(options)
+    if state.phase in ("fleet-defender", "fleet-attacker"):
+        return options[0] if rng.random() < 0.9 else rng.choice(options)  # mostly the scenario's own fleet
     if state.phase != "move":
         return rng.choice(options)
     if state.pips > 0:

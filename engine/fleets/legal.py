@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from math import isqrt
 
-from engine.fleets import deployment, play, space, wheel, wind as winds
+from engine.fleets import choosing, deployment, play, space, wheel, wind as winds
 from engine.fleets.decisions import (
     AttackFrom, Back, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
@@ -67,7 +67,9 @@ def terrain_examples(size: int) -> list[SetTerrain]:
 
 def candidates(state: State) -> Iterator[Decision]:
     p = state.phase
-    if p == "terrain":
+    if p in ("fleet-defender", "fleet-attacker"):
+        yield from choosing.examples(state)
+    elif p == "terrain":
         yield from terrain_examples(state.rules.numbers.table)
     elif p == "wind-pick":
         yield from (WindFrom(pt) for pt in winds.POINTS)
@@ -199,6 +201,10 @@ def kinds(state: State) -> list[str]:
     """What may be written now, with its bounds, beyond the listed examples."""
     p = state.phase
     n = state.rules.numbers
+    if p in ("fleet-defender", "fleet-attacker"):
+        count = choosing.size(state, choosing.choosing(state))
+        return [f"fleet TYPE x {count} general N: {count} element types in order (ids 1 to {count}) from "
+                f"{', '.join(t.code for t in state.rules.types)}, any mix; N the general's element (rules 1.5)"]
     if p == "terrain":
         return [f"terrain coast EDGE SHALLOWS [/ coast EDGE SHALLOWS] [/ island|reef|peninsula X0,Y0 X1,Y1 SHALLOWS]...: "
                 f"pieces {n.piece_length}p long or less, width two-thirds of length or less, shallows 0-{n.shallows_max}p, "

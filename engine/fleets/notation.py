@@ -1,5 +1,6 @@
 """Order lines a person can write in an email (docs/fleets-orders.md), and back. Every line round-trips.
 
+    fleet Cat Cat Lib Lib Lib Lib Lib Lng Lng Wr Wr Tr general 1
     terrain coast S 100 / island 900,1000 1400,1300 100
     wind from SW
     attack from N
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.fleets.decisions import (
-    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
+    AttackFrom, Back, ChooseFleet, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.errors import NotationError
 from engine.fleets.geometry import HEADING_NAMES, HEADING_OF, placing
@@ -75,6 +76,11 @@ def parse_decision(text: str) -> Decision:
         return Concede()
     if head == "terrain":
         return _terrain(" ".join(words[1:]))
+    if head == "fleet" and len(words) >= 4 and words[-2].lower() == "general":
+        general = whole(words[-1], 99)
+        if general is None:
+            raise NotationError(f"{shown(words[-1])}: the general is the number of one of the fleet's elements")
+        return ChooseFleet([_type(w) for w in words[1:-2]], general)
     if head == "wind" and len(words) == 3 and words[1].lower() == "from":
         return WindFrom(words[2].upper())
     if head == "attack" and len(words) == 3 and words[1].lower() == "from":
@@ -128,6 +134,12 @@ def parse_decision(text: str) -> Decision:
     return Move(ids[0], turn, to, contact, edge)
 
 
+def _type(word: str) -> str:
+    if not word.isascii() or not word.isalpha():
+        raise NotationError(f"{shown(word)} is not an element type (e.g. Cat, Lib)")
+    return word[0].upper() + word[1:].lower()
+
+
 def _terrain(text: str) -> SetTerrain:
     coasts, pieces = [], []
     for part in [p.split() for p in text.split("/") if p.strip()]:
@@ -150,6 +162,8 @@ def format_decision(d: Decision) -> str:
         return "end" + (" fight " + " ".join(d.fight) if d.fight else "")
     if isinstance(d, Concede):
         return "concede"
+    if isinstance(d, ChooseFleet):
+        return f"fleet {' '.join(d.types)} general {d.general}"
     if isinstance(d, SetTerrain):
         parts = [f"coast {c[0]} {c[1]}" for c in d.coasts]
         parts += [f"{p[0]} {p[1]},{p[2]} {p[3]},{p[4]} {p[5]}" for p in d.pieces]

@@ -81,7 +81,10 @@ class Fleets(Adapter):
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:
         if options:
             raise ScenarioError(f"fleet battles take no options (given: {', '.join(sorted(options))})")
-        return self.judging(scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data)))
+        spec = scenario.parse(scenario_data)
+        if spec.choose and int(self.version) < 3:
+            raise ScenarioError(f"{spec.key}: aggression dice and chosen fleets need fleets version 3")
+        return self.judging(scenario.initial_state(spec, load_rules(rules_data)))
 
     def pending(self, state: State) -> Pending:
         return play.pending(state)

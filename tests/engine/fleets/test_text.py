@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.fleets.notation import parse_decision
 from engine.fleets.ruleset import RULESET
-from tests.engine.fleets.support import N, S, battle, el
+from tests.engine.fleets.support import N, S, Forced, battle, el
 
 STATE = battle(el("B1", "Lib", 1200, 800, N, general=True), el("B2", "Lib", 1200, 640, N),
                el("R1", "Cat", 1200, 960, S, general=True), wind="E")
@@ -29,6 +29,7 @@ def test_the_draft_keeps_end_and_offers_each_elements_orders_as_comments() -> No
 
 def test_the_set_up_draft_keeps_the_first_option() -> None:
     state = RULESET.new_game(RULESET.builtin_scenario("open-sea") or b"", RULESET.default_rules_data(), {})
+    state, _ = RULESET.advance(state, Forced(1, 6))  # the aggression dice: red attacks, blue chooses first
     text = RULESET.draft(state)
     kept = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    assert len(kept) == 1 and kept[0].startswith("terrain coast")
+    assert kept == ["fleet Cat Cat Cat Lib Lib Lib Lib Lng Lng Lng Wr Tr general 1"] and "# fleet Lib Lib" in text
