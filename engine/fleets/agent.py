@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fleets import legal
-from engine.fleets.decisions import Decision, Drift, End, Move, PlaceRest, Shift
+from engine.fleets.decisions import Decision, Drift, End, Move, PlaceRest, Shift, Wheel
 from engine.fleets.state import State
 
 
@@ -22,6 +22,8 @@ def choose(state: State, rng: Any) -> Decision:
     if state.phase in ("deploy-defender", "deploy-attacker"):
         rest = [d for d in options if isinstance(d, PlaceRest)]
         return rest[0] if rest and rng.random() < 0.9 else rng.choice(options)
+    if state.phase in ("fleet-defender", "fleet-attacker"):
+        return options[0] if rng.random() < 0.9 else rng.choice(options)  # mostly the scenario's own fleet
     if state.phase != "move":
         return rng.choice(options)
     if state.pips > 0:
@@ -31,7 +33,7 @@ def choose(state: State, rng: Any) -> Decision:
         moves = [d for d in options if isinstance(d, Move) and d.to]
         if moves and rng.random() < 0.85:
             return min(moves, key=lambda d: (_closeness(state, d), rng.random()))
-        shifts = [d for d in options if isinstance(d, Shift)]
+        shifts = [d for d in options if isinstance(d, (Shift, Wheel))]
         if shifts and rng.random() < 0.3:
             return rng.choice(shifts)
     drifts = [d for d in options if isinstance(d, Drift)]

@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.fleets import play
-from engine.fleets.decisions import Back, Decision, Drift, Move, Place, Shift
+from engine.fleets.decisions import Back, Decision, Drift, Move, Place, Shift, Wheel
 from engine.fleets.errors import IllegalOrder
+from engine.fleets.events import Moved
 from engine.fleets.geometry import UNIT, length_up
 from engine.fleets.legal import _NoDice, legal
 from engine.fleets.notation import format_decision
@@ -64,7 +65,7 @@ def _answer(side: str, prompt: str, steps: list[str], options: list[dict[str, An
 def _pieces(decision: Decision) -> list[str]:
     if isinstance(decision, (Move, Drift, Place)):
         return [decision.id]
-    if isinstance(decision, (Back, Shift)):
+    if isinstance(decision, (Back, Shift, Wheel)):
         return list(decision.ids)
     return []
 
@@ -87,14 +88,16 @@ def _option(state: State, n: int, decision: Decision) -> dict[str, Any]:
     ids = _pieces(decision)
     if not ids or isinstance(decision, Drift):  # a drift's end needs carrying out (engine.fleets.legal.check)
         return option
-    after, _ = play.apply(state, decision, _NoDice())
+    after, events = play.apply(state, decision, _NoDice())
     moved, before = after.element(ids[0]), state.element(ids[0])
     if moved is None:
         return option
     option["kind"] = "end"
     option["shape"] = _base(state, moved.x, moved.y, moved.heading)
-    if before is not None and isinstance(decision, (Move, Back, Shift)):
-        option["cost"] = length_up(moved.x - before.x, moved.y - before.y)
+    if before is not None and isinstance(decision, (Move, Back, Shift, Wheel)):
+        # the distance the rules measure (a wheel by its outer front corner), else the way the base went
+        measured = [e.cost for e in events if isinstance(e, Moved)]
+        option["cost"] = measured[0] if measured else length_up(moved.x - before.x, moved.y - before.y)
         option["label"] = f"{text}: {option['cost']}p" + (f", into contact with {decision.contact}"
                                                           if isinstance(decision, Move) and decision.contact else "")
     else:

@@ -13,6 +13,13 @@ class Base(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=
     pass
 
 
+class ChooseFleet(Base, tag="fleet"):
+    """The open sea (version 3): a fleet's element types in order (ids 1, 2, ...), and which is the general's."""
+
+    types: list[str]
+    general: int = 1
+
+
 class SetTerrain(Base, tag="terrain"):
     coasts: list[list[Any]]  # [edge, shallows]
     pieces: list[list[Any]] = []  # [kind, x0, y0, x1, y1, shallows]
@@ -56,6 +63,15 @@ class Shift(Base, tag="shift"):
     dy: int
 
 
+class Wheel(Base, tag="wheel"):
+    """A group (version 3) wheeling a quarter turn about its front corner on the side `to` ("left" or "right"),
+    then going on `ahead` paces straight ahead in its new facing."""
+
+    ids: list[str]
+    to: str
+    ahead: int = 0
+
+
 class Back(Base, tag="back"):
     """Galleys straight backward, as a group or singly, at -100p."""
 
@@ -78,7 +94,7 @@ class Concede(Base, tag="concede"):
     pass
 
 
-Decision = Union[SetTerrain, WindFrom, AttackFrom, Place, PlaceRest, Move, Shift, Back, Drift, End, Concede]
+Decision = Union[ChooseFleet, SetTerrain, WindFrom, AttackFrom, Place, PlaceRest, Move, Shift, Wheel, Back, Drift, End, Concede]
 
 
 def to_json(decision: Decision) -> Any:

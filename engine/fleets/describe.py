@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.fleets import space, victory
 from engine.fleets.events import (
-    AttackerSide, Drifted, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed, Recoiled, TerrainSet,
-    Turned, WindChosen, WindRolled,
+    AggressionRolled, AttackerSide, Drifted, FleetChosen, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed,
+    Recoiled, TerrainSet, Turned, WindChosen, WindRolled,
 )
 from engine.fleets.geometry import placing
 from engine.fleets.state import State
@@ -31,7 +31,7 @@ def state_summary(state: State) -> str:
         lines.append(f"{state.side(state.attacker).name} attack from {state.attacker_edge}")
     for side in state.sides:
         mine = [e for e in state.elements if e.side == side.key]
-        lost = victory.losses(state, side) if state.phase not in ("terrain", "wind-pick", "wind-roll", "attacker-side",
+        lost = victory.losses(state, side) if state.phase not in ("aggression", "fleet-defender", "fleet-attacker", "terrain", "wind-pick", "wind-roll", "attacker-side",
                                                                    "deploy-defender", "deploy-attacker") else 0
         lines.append(f"{side.name}: {len(mine)} on the table, {lost} lost, general {side.general}"
                      + ("" if side.general not in state.lost else " (lost)"))
@@ -71,6 +71,9 @@ _FATES = {"recoils": "{both} recoil", "destroyed": "{first} is destroyed", "wrec
 
 # Each event's words; `name` gives a side's name from its key.
 _WORDS: dict[type, Callable[[Any, Callable[[str], str]], str]] = {
+    AggressionRolled: lambda e, name: "Aggression dice: " + "; ".join(
+        f"{name(e.sides[0])} {a}, {name(e.sides[1])} {b}" for a, b in e.dice) + f": the {name(e.attacker)} attack",
+    FleetChosen: lambda e, name: f"The {name(e.side)} choose their fleet: {' '.join(e.types)} (general: element {e.general})",
     TerrainSet: lambda e, name: "The defender lays out the terrain",
     WindChosen: lambda e, name: f"The defender counts the wind from {e.point}",
     WindRolled: lambda e, name: (f"Wind dice: attacker {e.attacker_die} clockwise, defender {e.defender_die} "

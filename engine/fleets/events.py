@@ -9,6 +9,20 @@ class Event(msgspec.Struct, frozen=True, tag_field="event"):
     pass
 
 
+class AggressionRolled(Event, tag="aggression"):
+    """The open sea's aggression dice (version 3): each pair is [sides[0]'s die, sides[1]'s], equal pairs diced again."""
+
+    sides: list[str]
+    dice: list[list[int]]
+    attacker: str
+
+
+class FleetChosen(Event, tag="fleet-chosen"):
+    side: str
+    types: list[str]
+    general: int
+
+
 class TerrainSet(Event, tag="terrain"):
     text: str
 

@@ -37,6 +37,9 @@ class Rect(msgspec.Struct, frozen=True, array_like=True):
     def grown(self, by: int) -> "Rect":
         return Rect(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
 
+    def shifted(self, dx: int, dy: int) -> "Rect":
+        return Rect(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
+
     @property
     def width(self) -> int:
         return self.x1 - self.x0

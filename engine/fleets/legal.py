@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from math import isqrt
 
-from engine.fleets import deployment, play, space, wind as winds
+from engine.fleets import choosing, deployment, play, space, wheel, wind as winds
 from engine.fleets.decisions import (
-    AttackFrom, Back, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
+    AttackFrom, Back, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.elements import Element
 from engine.fleets.errors import FleetsError
@@ -67,7 +67,9 @@ def terrain_examples(size: int) -> list[SetTerrain]:
 
 def candidates(state: State) -> Iterator[Decision]:
     p = state.phase
-    if p == "terrain":
+    if p in ("fleet-defender", "fleet-attacker"):
+        yield from choosing.examples(state)
+    elif p == "terrain":
         yield from terrain_examples(state.rules.numbers.table)
     elif p == "wind-pick":
         yield from (WindFrom(pt) for pt in winds.POINTS)
@@ -123,10 +125,24 @@ def _moves(state: State) -> Iterator[Decision]:
             fx, fy = UNIT[lead.heading]
             for dist in (state.rules.type(lead.type).speed, 100):
                 yield Shift([g.id for g in group], fx * dist, fy * dist)
+            if state.rules.at_least("3"):
+                yield from _wheels(state, group)
     galleys = [e for e in mine if state.rules.type(e.type).kind == "galley"]
     for group in _groups(state, galleys):
         if len(group) > 1:
             yield Back([g.id for g in group], 100)
+
+
+def _wheels(state: State, group: list[Element]) -> Iterator[Decision]:
+    """Each way the group may wheel (rules 5.4), alone and with what is left of its move ahead."""
+    ids = [g.id for g in group]
+    slowest = min(state.rules.type(g.type).speed for g in group)
+    for to in ("left", "right"):
+        arc = wheel.plan(state, group, to)[2]
+        yield Wheel(ids, to)
+        for ahead in (slowest - arc, slowest - state.rules.numbers.upwind_or_shallows - arc, 100):
+            if 0 < ahead and ahead + arc <= slowest:
+                yield Wheel(ids, to, ahead)
 
 
 def _ahead(e: Element, sign: int, dist: int = 100) -> tuple[int, int]:
@@ -185,6 +201,10 @@ def kinds(state: State) -> list[str]:
     """What may be written now, with its bounds, beyond the listed examples."""
     p = state.phase
     n = state.rules.numbers
+    if p in ("fleet-defender", "fleet-attacker"):
+        count = choosing.size(state, choosing.choosing(state))
+        return [f"fleet TYPE x {count} general N: {count} element types in order (ids 1 to {count}) from "
+                f"{', '.join(t.code for t in state.rules.types)}, any mix; N the general's element (rules 1.5)"]
     if p == "terrain":
         return [f"terrain coast EDGE SHALLOWS [/ coast EDGE SHALLOWS] [/ island|reef|peninsula X0,Y0 X1,Y1 SHALLOWS]...: "
                 f"pieces {n.piece_length}p long or less, width two-thirds of length or less, shallows 0-{n.shallows_max}p, "
@@ -212,9 +232,16 @@ def kinds(state: State) -> list[str]:
                                if breaks_off else "in contact: drifts with its enemy"))
             continue
         bonus = f", {t.speed + n.wind_astern_bonus}p all with the wind astern" if t.astern_bonus else ""
+        turning = "turns are free" if state.rules.at_least("3") else f"a quarter turn costs {n.pivot_quarter}p"
         out.append(base + f"drift; [turn H] [to X,Y]... [contact ID]: {t.speed}p, "
                    f"{t.speed - n.upwind_or_shallows}p if any part upwind or in shallows{bonus}; "
-                   f"a quarter turn costs {n.pivot_quarter}p; legs within 90 degrees of facing")
+                   f"{turning}; legs within 90 degrees of facing")
+    if state.rules.at_least("3"):
+        out.append("ID ID... by DX,DY: a group straight ahead, at most half a base aside; ID ID... wheel left|right "
+                   f"[ahead D]: a quarter wheel about a front corner, measured by the outer front corner's quarter circle "
+                   f"({wheel.quarter_arc(2 * state.half)}p one base wide, {wheel.quarter_arc(4 * state.half)}p two), "
+                   "then D ahead (rules 5.4); "
+                   "an element entering a zone of control halts in it or goes on into that enemy's front (rules 5.17)")
     if state.rules.at_least("2"):
         out.append("end [fight ID ...]: drift the rest, then fight, the elements named first in that order (rules 7.1); "
                    f"a move costs 1 PIP, {1 + n.command_extra_pip} beyond {n.command_range}p of the general "

@@ -7,6 +7,8 @@ the demo player use these same checkers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from engine.fleets import command, space, wind as winds, zoc
@@ -14,7 +16,7 @@ from engine.fleets.decisions import Back, Move, Shift
 from engine.fleets.elements import Element, Numbers
 from engine.fleets.errors import IllegalOrder
 from engine.fleets.events import Moved
-from engine.fleets.geometry import UNIT, HEADING_NAMES, Vec, length_up, quarter_turns, within_90
+from engine.fleets.geometry import UNIT, HEADING_NAMES, Rect, Vec, length_up, quarter_turns, sweep_overlaps, within_90
 from engine.fleets.state import State, replace_element
 
 RULE = "rules 5, movement"
@@ -54,7 +56,7 @@ def _ready(state: State, ident: str) -> Element:
     return element
 
 
-def _spend(state: State, members: list[Element]) -> int:
+def spend(state: State, members: list[Element]) -> int:
     """The PIPs the move costs (command.pip_cost); refused if fewer are left."""
     if state.pips < 1:
         raise IllegalOrder("rules 5, PIPs", "no PIPs left this bound: drift the rest or end")
@@ -64,7 +66,7 @@ def _spend(state: State, members: list[Element]) -> int:
     return cost
 
 
-def _check_path(state: State, moving: list[str], start: Vec, legs: list[tuple[Vec, Vec]], who: str) -> None:
+def check_path(state: State, moving: list[str], start: Vec, legs: list[tuple[Vec, Vec]], who: str) -> None:
     for a, b in legs:
         if a == b:
             raise IllegalOrder(RULE, f"{who}: a leg of no length")
@@ -85,7 +87,7 @@ def contact_spot(state: State, target: Element) -> Vec:
 
 def check_move(state: State, order: Move) -> tuple[State, Moved]:
     element = _ready(state, order.id)
-    pips = _spend(state, [element])
+    pips = spend(state, [element])
     if space.front_partner(state, element) is not None:
         raise IllegalOrder(RULE, f"{order.id} is in front contact: it may only break off (`{order.id} back D`, "
                                  "galleys that may) or drift")
@@ -119,13 +121,13 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
     for a, b in legs:
         if not within_90((b[0] - a[0], b[1] - a[1]), front):
             raise IllegalOrder(RULE, f"{order.id}: a leg more than 90 degrees off its facing (only galleys back, straight)")
-    _check_path(state, [element.id], start, legs, order.id)
+    check_path(state, [element.id], start, legs, order.id)
     numbers = state.rules.numbers
-    cost = sum(length_up(b[0] - a[0], b[1] - a[1]) for a, b in legs) + numbers.pivot_quarter * quarter_turns(element.heading, heading)
+    cost = sum(length_up(b[0] - a[0], b[1] - a[1]) for a, b in legs) + turn_cost(state, element.heading, heading)
     allow = allowance(state, element, legs)
     limit = allow.total(numbers)
     if cost > limit:
-        raise IllegalOrder(RULE, f"{order.id}: the move measures {cost}p, more than its {limit}p ({_why(allow)})")
+        raise IllegalOrder(RULE, f"{order.id}: the move measures {cost}p, more than its {limit}p ({why(allow)})")
     end = points[-1] if points else start
     moved = element.moved(end[0], end[1], heading)
     after = replace_element(state, moved)
@@ -133,6 +135,8 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
     if state.rules.type(element.type).code == "Tr" and (partner is not None or _touches_enemy_edge(after, moved)):
         raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
     zoc.check(state, [element], [(b[0] - a[0], b[1] - a[1]) for a, b in legs], partner.id if partner else None)
+    zoc.check_entering(state, [(element, [_sweep(state, a, b) for a, b in legs], moved.footprint(state.half))],
+                       {partner.id} if partner else set())
     if target is not None and order.edge != "front" and space.front_partner(after, target) is None:
         # base: an enemy contacted on flank or rear, not already fighting to its front, turns to face
         after = replace_element(after, target.moved(target.x, target.y, (heading + 180) % 360))
@@ -142,12 +146,24 @@ def check_move(state: State, order: Move) -> tuple[State, Moved]:
                         pips)
 
 
+def turn_cost(state: State, before: int, after: int) -> int:
+    """A single element's turn: free from version 3 (DBA 2.2: an element moving singly turns freely; rules 5.5),
+    before that the arc its far corner travels, a quarter turn at a time."""
+    if state.rules.at_least("3"):
+        return 0
+    return state.rules.numbers.pivot_quarter * quarter_turns(before, after)
+
+
+def _sweep(state: State, a: Vec, b: Vec) -> Callable[[Rect], bool]:
+    return lambda rect: sweep_overlaps(a, b, state.half, rect)
+
+
 def _touches_enemy_edge(state: State, element: Element) -> bool:
     """Its front edge lined up against an enemy's flank or rear."""
     return any(a.id == element.id for e in state.elements if e.side != element.side for _, a in space.side_attackers(state, e))
 
 
-def _why(allow: Allowance) -> str:
+def why(allow: Allowance) -> str:
     parts = [f"speed {allow.speed}p"]
     if allow.upwind_or_shallows:
         parts.append("-100p upwind or through shallows")
@@ -158,7 +174,7 @@ def _why(allow: Allowance) -> str:
     return ", ".join(parts)
 
 
-def _group(state: State, ids: list[str]) -> list[Element]:
+def group_members(state: State, ids: list[str]) -> list[Element]:
     if not ids or len(set(ids)) != len(ids):
         raise IllegalOrder(RULE, "name each element of the group once")
     members = [_ready(state, i) for i in ids]
@@ -172,7 +188,7 @@ def _group_limit(state: State, members: list[Element], vector: Vec, backward: bo
     for m in members:
         end = (m.x + vector[0], m.y + vector[1])
         allow = allowance(state, m, [(m.centre, end)], backward)
-        limits.append((allow.total(state.rules.numbers), f"{m.id}: {_why(allow)}"))
+        limits.append((allow.total(state.rules.numbers), f"{m.id}: {why(allow)}"))
     return min(limits)
 
 
@@ -180,7 +196,7 @@ def _finish_group(state: State, members: list[Element], vector: Vec, label: str)
     ids = [m.id for m in members]
     zoc.check(state, members, [vector], None)
     for m in members:
-        _check_path(state, ids, m.centre, [(m.centre, (m.x + vector[0], m.y + vector[1]))], m.id)
+        check_path(state, ids, m.centre, [(m.centre, (m.x + vector[0], m.y + vector[1]))], m.id)
     after = state
     for m in members:
         after = replace_element(after, m.moved(m.x + vector[0], m.y + vector[1]))
@@ -193,6 +209,8 @@ def _finish_group(state: State, members: list[Element], vector: Vec, label: str)
             if state.rules.type(m.type).code == "Tr":
                 raise IllegalOrder("rules 5, transports", "Transports may not move into contact with enemy")
             contacts.append(partner.id)
+    zoc.check_entering(state, [(m, [_sweep(state, m.centre, (m.x + vector[0], m.y + vector[1]))],
+                                m.footprint(state.half).shifted(*vector)) for m in members], set(contacts))
     pips, _ = command.pip_cost(state, members)
     after = msgspec.structs.replace(after, pips=state.pips - pips, done=state.done + tuple(ids))
     cost = length_up(*vector)
@@ -200,8 +218,8 @@ def _finish_group(state: State, members: list[Element], vector: Vec, label: str)
 
 
 def check_shift(state: State, order: Shift) -> tuple[State, Moved]:
-    members = _group(state, order.ids)
-    _spend(state, members)
+    members = group_members(state, order.ids)
+    spend(state, members)
     for m in members:
         if space.front_partner(state, m) is not None:
             raise IllegalOrder(RULE, f"{m.id} is in front contact: only galleys may back away")
@@ -212,10 +230,10 @@ def check_shift(state: State, order: Shift) -> tuple[State, Moved]:
         raise IllegalOrder(RULE, "a group moves forward or obliquely, not more than 90 degrees off its facing")
     if state.rules.at_least("2") and len(members) > 1:
         _straight_ahead(state, vector, UNIT[members[0].heading])
-    limit, why = _group_limit(state, members, vector, False)
+    limit, reason = _group_limit(state, members, vector, False)
     cost = length_up(*vector)
     if cost > limit:
-        raise IllegalOrder(RULE, f"the move measures {cost}p, more than {limit}p ({why})")
+        raise IllegalOrder(RULE, f"the move measures {cost}p, more than {limit}p ({reason})")
     after, event = _finish_group(state, members, vector, "")
     return after, msgspec.structs.replace(event, allowance=limit)
 
@@ -230,8 +248,8 @@ def _straight_ahead(state: State, vector: Vec, front: Vec) -> None:
 
 
 def check_back(state: State, order: Back) -> tuple[State, Moved]:
-    members = _group(state, order.ids)
-    _spend(state, members)
+    members = group_members(state, order.ids)
+    spend(state, members)
     for m in members:
         kind = state.rules.type(m.type)
         if kind.kind != "galley":
@@ -243,9 +261,9 @@ def check_back(state: State, order: Back) -> tuple[State, Moved]:
         raise IllegalOrder(RULE, "back a whole number of paces, at least 1")
     fx, fy = UNIT[members[0].heading]
     vector = (-fx * order.distance, -fy * order.distance)
-    limit, why = _group_limit(state, members, vector, True)
+    limit, reason = _group_limit(state, members, vector, True)
     if order.distance > limit:
-        raise IllegalOrder("rules 5, backward", f"back {order.distance}p is more than {limit}p ({why})")
+        raise IllegalOrder("rules 5, backward", f"back {order.distance}p is more than {limit}p ({reason})")
     # an enemy in front contact is left behind: the backing galley breaks off
     after, event = _finish_group(state, members, vector, "back")
     return after, msgspec.structs.replace(event, allowance=limit)

@@ -1,11 +1,12 @@
 """Order lines a person can write in an email (docs/fleets-orders.md), and back. Every line round-trips.
 
+    fleet Cat Cat Lib Lib Lib Lib Lib Lng Lng Wr Wr Tr general 1
     terrain coast S 100 / island 900,1000 1400,1300 100
     wind from SW
     attack from N
     place G3 at 1200,80 facing N        place rest
     G3 turn E to 1100,700 to 1200,900   G3 contact P5    G3 to 900,700 contact P5    G3 contact P5 rear
-    G1 G2 G3 by 0,200                   G1 G2 back 100
+    G1 G2 G3 by 0,200                   G1 G2 back 100      G1 G2 wheel right    G1 G2 wheel left ahead 100
     G3 drift                            end              end fight G3 G1      concede
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.fleets.decisions import (
-    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
+    AttackFrom, Back, ChooseFleet, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.errors import NotationError
 from engine.fleets.geometry import HEADING_NAMES, HEADING_OF, placing
@@ -75,6 +76,11 @@ def parse_decision(text: str) -> Decision:
         return Concede()
     if head == "terrain":
         return _terrain(" ".join(words[1:]))
+    if head == "fleet" and len(words) >= 4 and words[-2].lower() == "general":
+        general = whole(words[-1], 99)
+        if general is None:
+            raise NotationError(f"{shown(words[-1])}: the general is the number of one of the fleet's elements")
+        return ChooseFleet([_type(w) for w in words[1:-2]], general)
     if head == "wind" and len(words) == 3 and words[1].lower() == "from":
         return WindFrom(words[2].upper())
     if head == "attack" and len(words) == 3 and words[1].lower() == "from":
@@ -96,11 +102,15 @@ def parse_decision(text: str) -> Decision:
         return Drift(ids[0])
     if len(rest) == 2 and rest[0] == "back":
         return Back(ids, _int(rest[1], "back"))
+    if len(rest) in (2, 4) and rest[0] == "wheel" and rest[1] in ("left", "right"):
+        if len(rest) == 4 and rest[2] != "ahead":
+            raise NotationError("write `G1 G2 wheel right` or `G1 G2 wheel right ahead 100`")
+        return Wheel(ids, rest[1], _int(rest[3], "ahead") if len(rest) == 4 else 0)
     if len(rest) == 2 and rest[0] == "by":
         dx, dy = _point(rest[1])
         return Shift(ids, dx, dy)
     if len(ids) != 1:
-        raise NotationError("a group moves with `by DX,DY` or `back D`")
+        raise NotationError("a group moves with `by DX,DY`, `wheel left|right [ahead D]` or `back D`")
     turn, to, contact, edge = None, [], None, "front"
     i = 0
     while i < len(rest):
@@ -122,6 +132,12 @@ def parse_decision(text: str) -> Decision:
     if turn is None and not to and contact is None:
         raise NotationError(f"what should {ids[0]} do? (`drift`, `to X,Y`, `turn E`, `contact P5`, `back D`)")
     return Move(ids[0], turn, to, contact, edge)
+
+
+def _type(word: str) -> str:
+    if not word.isascii() or not word.isalpha():
+        raise NotationError(f"{shown(word)} is not an element type (e.g. Cat, Lib)")
+    return word[0].upper() + word[1:].lower()
 
 
 def _terrain(text: str) -> SetTerrain:
@@ -146,6 +162,8 @@ def format_decision(d: Decision) -> str:
         return "end" + (" fight " + " ".join(d.fight) if d.fight else "")
     if isinstance(d, Concede):
         return "concede"
+    if isinstance(d, ChooseFleet):
+        return f"fleet {' '.join(d.types)} general {d.general}"
     if isinstance(d, SetTerrain):
         parts = [f"coast {c[0]} {c[1]}" for c in d.coasts]
         parts += [f"{p[0]} {p[1]},{p[2]} {p[3]},{p[4]} {p[5]}" for p in d.pieces]
@@ -164,6 +182,8 @@ def format_decision(d: Decision) -> str:
         return f"{' '.join(d.ids)} back {d.distance}"
     if isinstance(d, Shift):
         return f"{' '.join(d.ids)} by {d.dx},{d.dy}"
+    if isinstance(d, Wheel):
+        return f"{' '.join(d.ids)} wheel {d.to}" + (f" ahead {d.ahead}" if d.ahead else "")
     if isinstance(d, Move):
         words = [d.id]
         if d.turn is not None:

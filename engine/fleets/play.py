@@ -11,9 +11,9 @@ from typing import Any
 import msgspec
 
 from engine.adapter import Pending
-from engine.fleets import combat, deployment, results, space, victory, wind as winds
+from engine.fleets import choosing, combat, deployment, results, space, victory, wind as winds
 from engine.fleets.decisions import (
-    AttackFrom, Back, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, WindFrom,
+    AttackFrom, Back, ChooseFleet, Concede, Decision, Drift, End, Move, Place, PlaceRest, SetTerrain, Shift, Wheel, WindFrom,
 )
 from engine.fleets.drift import drift
 from engine.fleets.errors import IllegalOrder
@@ -24,12 +24,19 @@ from engine.fleets.geometry import Rect
 from engine.fleets.movement import check_back, check_move, check_shift
 from engine.fleets.state import State, replace_element
 from engine.fleets.table import Coast, Piece, Terrain, check_terrain
+from engine.fleets.wheel import check_wheel
 
 
 def pending(state: State) -> Pending:
     p = state.phase
     if p == "over":
         return Pending(None, "over", state.result or "", finished=True)
+    if p == "aggression":
+        return Pending(None, "aggression", "both players dice for aggression: the higher attacks", automatic=True)
+    if p in ("fleet-defender", "fleet-attacker"):
+        side = choosing.choosing(state)
+        return Pending(side, "fleet", f"choose your fleet: {choosing.size(state, side)} elements of "
+                       f"{', '.join(t.code for t in state.rules.types)}, one the general's")
     if p == "terrain":
         return Pending(state.defender, "terrain", "the defender declares the coast(s), islands, reefs, peninsulas and shallows")
     if p == "wind-pick":
@@ -64,6 +71,10 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         winner = state.side(state.other(side.key))
         text = f"{winner.name} win: the {side.name} concede"
         return msgspec.structs.replace(state, phase="over", result=text), [GameOver(text)]
+    if isinstance(decision, ChooseFleet):
+        _want(state, decision, ("fleet-defender", "fleet-attacker"), "a fleet")
+        state, chosen = choosing.check_fleet(state, decision)
+        return state, [chosen]
     if isinstance(decision, SetTerrain):
         _want(state, decision, ("terrain",), "terrain")
         terrain = terrain_from(decision, state)
@@ -93,6 +104,9 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Shift):
         state, moved = check_shift(state, decision)
+        return state, [msgspec.structs.replace(moved, order=_words(decision))]
+    if isinstance(decision, Wheel):
+        state, moved = check_wheel(state, decision)
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Back):
         state, moved = check_back(state, decision)
@@ -180,7 +194,10 @@ def _after_placing(state: State) -> State:
 def advance(state: State, dice: Any) -> tuple[State, list[Event]]:
     events: list[Event] = []
     while pending(state).automatic:
-        if state.phase == "wind-roll":
+        if state.phase == "aggression":
+            state, rolled = choosing.roll_aggression(state, dice)
+            events.append(rolled)
+        elif state.phase == "wind-roll":
             assert state.wind_choice is not None
             a = dice.d6(f"wind: attacker ({state.attacker}) counts clockwise")
             d = dice.d6(f"wind: defender ({state.defender}) counts counter-clockwise")

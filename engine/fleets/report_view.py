@@ -14,8 +14,8 @@ from typing import Any
 
 from engine.fleets import describe, scenario, victory
 from engine.fleets.events import (
-    AttackerSide, Drifted, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed, Recoiled, TerrainSet,
-    Turned, WindChosen, WindRolled,
+    AggressionRolled, AttackerSide, Drifted, FleetChosen, Fought, FollowedUp, GameOver, Moved, PipsRolled, Placed,
+    Recoiled, TerrainSet, Turned, WindChosen, WindRolled,
 )
 from engine.fleets.geometry import HEADING_NAMES
 from engine.fleets.state import State
@@ -23,17 +23,19 @@ from engine.fleets.view import table_view
 
 # docs/fleets-rules.md sections, as error messages cite them
 RULE: dict[type, str] = {
-    TerrainSet: "rules 2.2", WindChosen: "rules 3.1", WindRolled: "rules 3.1", AttackerSide: "rules 4.1",
+    AggressionRolled: "rules 1.5", FleetChosen: "rules 1.5", TerrainSet: "rules 2.2", WindChosen: "rules 3.1", WindRolled: "rules 3.1", AttackerSide: "rules 4.1",
     Placed: "rules 4.2", PipsRolled: "rules 5.4", Moved: "rules 5.4", Drifted: "rules 5.9", Fought: "rules 7.1",
     Recoiled: "rules 7.5", Turned: "rules 6.2", FollowedUp: "rules 7.7", GameOver: "rules 8.1",
 }
 PHASE_WORDS = {
+    "aggression": "set-up: dicing for aggression", "fleet-defender": "set-up: the defender chooses his fleet",
+    "fleet-attacker": "set-up: the attacker chooses his fleet",
     "terrain": "set-up: the defender lays out the terrain", "wind-pick": "set-up: the defender picks the wind's point",
     "wind-roll": "set-up: dicing for the wind", "attacker-side": "set-up: the attacker chooses his side",
     "deploy-defender": "set-up: the defender deploys", "deploy-attacker": "set-up: the attacker deploys",
     "pips": "between bounds", "move": "movement", "combat": "close combat", "over": "the battle is over",
 }
-SET_UP = ("terrain", "wind-pick", "wind-roll", "attacker-side", "deploy-defender", "deploy-attacker")
+SET_UP = ("aggression", "fleet-defender", "fleet-attacker", "terrain", "wind-pick", "wind-roll", "attacker-side", "deploy-defender", "deploy-attacker")
 
 
 def turn(state: State) -> int:
@@ -78,7 +80,12 @@ def _fight_result(event: Fought, me: int) -> str:
 def dice_of(events: list[Any], state: State) -> list[dict[str, Any]]:
     dice: list[dict[str, Any]] = []
     for n, ev in enumerate(events):
-        if isinstance(ev, WindRolled):
+        if isinstance(ev, AggressionRolled):
+            for a, b in ev.dice:
+                for key, die in zip(ev.sides, (a, b)):
+                    dice.append(_die(n, "rules 1.5", "Aggression", key, die, [], "the higher die attacks",
+                                     "equal: dice again" if a == b else ("attacks" if key == ev.attacker else "defends")))
+        elif isinstance(ev, WindRolled):
             dice.append(_die(n, "rules 3.1", "Wind", f"attacker counts clockwise from {ev.start}", ev.attacker_die, [],
                              "", f"{ev.attacker_die} point(s) clockwise"))
             dice.append(_die(n, "rules 3.1", "Wind", "defender counts counter-clockwise", ev.defender_die, [], "",
@@ -177,7 +184,7 @@ def view(state: State, events: list[Any], before: State | None = None,
         "events": [{"kind": type(ev).__name__, "rule": RULE.get(type(ev), ""),
                     "text": f"{describe.event_words(ev, state)} ({RULE[type(ev)]})" if type(ev) in RULE
                     else describe.event_words(ev, state),
-                    "die": isinstance(ev, (WindRolled, PipsRolled, Fought)),
+                    "die": isinstance(ev, (AggressionRolled, WindRolled, PipsRolled, Fought)),
                     "phase": isinstance(ev, (PipsRolled, GameOver))}
                    for ev in events],
         "dice": dice_of(events, state),

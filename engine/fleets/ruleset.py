@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.adapter import Adapter, Pending, ScenarioInfo
-from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, view as views
+from engine.fleets import agent, describe, legal as legal_orders, notation, play, report_view, scenario, text, view as views
 from engine.fleets.decisions import from_json, to_json
 from engine.fleets.elements import load_rules
 from engine.fleets.errors import FleetsError, ScenarioError
@@ -19,8 +19,10 @@ from engine.fleets.state import State, decode_state, encode_state
 # and any contact drifts along; groups go straight ahead, at most half a base aside; +1 PIP beyond 1200p of
 # the general or once he is lost; only Lib and Lng break off; zones of control; the moving player orders the
 # combats; flank attackers recoil with their beaten friend; Transports do not follow up; nightfall is a draw.
+# Version 3 (issue 27, the last mile): groups wheel (a quarter turn, measured by the outer front corner), single
+# elements turn freely, and an element entering a zone of control halts in it or goes on into that enemy's front.
 # Version 1's states carry no version (Rules.version defaults to "1", omitted from their bytes).
-VERSIONS = ("1", "2")
+VERSIONS = ("1", "2", "3")
 
 
 class Fleets(Adapter):
@@ -79,7 +81,10 @@ class Fleets(Adapter):
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> State:
         if options:
             raise ScenarioError(f"fleet battles take no options (given: {', '.join(sorted(options))})")
-        return self.judging(scenario.initial_state(scenario.parse(scenario_data), load_rules(rules_data)))
+        spec = scenario.parse(scenario_data)
+        if spec.choose and int(self.version) < 3:
+            raise ScenarioError(f"{spec.key}: aggression dice and chosen fleets need fleets version 3")
+        return self.judging(scenario.initial_state(spec, load_rules(rules_data)))
 
     def pending(self, state: State) -> Pending:
         return play.pending(state)
@@ -114,6 +119,14 @@ class Fleets(Adapter):
 
     def describe_event(self, event: Any, state: State | None = None) -> str:
         return describe.event_words(event, state)
+
+    def board(self, state: State) -> str:
+        """Every base's place in paces, for `pbem board` (engine/fleets/text.py)."""
+        return text.board(state)
+
+    def draft(self, state: State, game: str = "GAME") -> str:
+        """The pending decision as an editable order file, for `pbem orders` (engine/fleets/text.py)."""
+        return text.draft(state, game)
 
     def result(self, state: State) -> str | None:
         return state.result

@@ -44,6 +44,9 @@ class ScenarioSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     terrain: TerrainSpec | None = None
     size: int = 0  # 0: the rules' usual table
     history: str = ""
+    # version 3 (engine/fleets/choosing.py): aggression dice decide the attacker, then each player chooses his
+    # fleet (the sides' lists are the examples offered); needs an open set-up (no [terrain])
+    choose: bool = False
 
 
 def fleets_dir() -> Any:
@@ -76,6 +79,8 @@ def parse(data: bytes, what: str = "fleet scenario") -> ScenarioSpec:
             raise ScenarioError(f"{what}: {fleet.key}: general must name one of its {len(fleet.elements)} elements")
     if spec.size and spec.terrain is None:
         raise ScenarioError(f"{what}: size goes with the scenario's own [terrain]; an open set-up uses the usual table")
+    if spec.choose and spec.terrain is not None:
+        raise ScenarioError(f"{what}: choose (aggression dice, fleets chosen) goes with an open set-up, no [terrain]")
     if spec.bounds < 2:
         raise ScenarioError(f"{what}: bounds must be at least 2")
     return spec
@@ -110,6 +115,6 @@ def initial_state(spec: ScenarioSpec, rules: Rules, what: str = "scenario") -> S
     return State(
         rules=rules, scenario=spec.key, title=spec.title, sides=(sides[0], sides[1]),
         attacker=spec.attacker, defender=spec.defender, bound_limit=spec.bounds,
-        phase="terrain" if terrain is None else "wind-pick", terrain=terrain,
+        phase="aggression" if spec.choose else "terrain" if terrain is None else "wind-pick", terrain=terrain,
         to_place=tuple(to_place),
     )

@@ -10,7 +10,7 @@ from engine.fleets.elements import Element, Rules
 from engine.fleets.table import Terrain
 
 Phase = Literal[
-    "terrain", "wind-pick", "wind-roll", "attacker-side", "deploy-defender", "deploy-attacker",
+    "aggression", "fleet-defender", "fleet-attacker", "terrain", "wind-pick", "wind-roll", "attacker-side", "deploy-defender", "deploy-attacker",
     "pips", "move", "combat", "over",
 ]
 

@@ -15,6 +15,7 @@ from engine.fleets.table import shallows
 from engine.fleets.wind import OFFSET, blowing
 
 MARGIN = 200  # paces of land or sea drawn around the table
+GRID = 200  # a grid line every 200p (two base widths and a half), labelled in paces every other line
 TEMPLATE = "fleets/table.svg.j2"
 
 
@@ -34,6 +35,8 @@ def table_view(state: State, events: list[Any] | None = None) -> dict[str, Any]:
                             "sides": [{"key": s.key, "name": s.name, "colour": c}
                                       for s, c in zip(state.sides, ("#1f4e9c", "#a8261b"))]}
     colour = {s.key: c for s, c in zip(state.sides, ("#1f4e9c", "#a8261b"))}
+    # the scale: orders are written in paces from the south-west corner, so the grid is labelled that way
+    view["grid"] = [{"at": p, "label": str(p) if p % (2 * GRID) == 0 else ""} for p in range(0, size + 1, GRID)]
     if state.terrain is not None:
         t = state.terrain
         for zone in shallows(t):

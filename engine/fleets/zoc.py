@@ -1,12 +1,15 @@
 """Zones of control (version 2, docs/fleets-rules.md 5.17), DBA 2.2 practice the fragment keeps ("fought just like
 battles between armies"): an element or group that begins its move within a base width in front of an enemy
-may only move straight into front contact with that enemy or straight away from it.
+may only move straight into front contact with that enemy or straight away from it; from version 3 one that
+enters such a zone during its move must stop in it or go on into that enemy's front.
 
 Reading: the zone is the square one base deep directly before the enemy's front edge; a base in it is one
 overlapping it (touching its edge is not in it); an enemy in front contact exerts none (it is fighting).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from engine.fleets import space
 from engine.fleets.elements import Element
@@ -48,3 +51,27 @@ def check(state: State, members: list[Element], directions: list[Vec], contact: 
             raise IllegalOrder(RULE, f"{m.id} begins within a base width in front of {enemy.id}: it may only "
                                f"move straight into contact with {enemy.id} (`{m.id} contact {enemy.id}`) or "
                                "straight away from it")
+
+
+Entering = tuple[Element, list[Callable[[Rect], bool]], Rect]  # an element, whether each leg sweeps a rect, its end
+
+
+def check_entering(state: State, moves: list[Entering], contacts: set[str]) -> None:
+    """DBA 2.2 (version 3): an element whose move takes it into the zone of an enemy it did not begin in must halt
+    there (the leg that enters is its last and it ends in the zone) or end in front contact with that enemy
+    (`contacts`); so no element sails across an enemy's front."""
+    if not state.rules.at_least("3"):
+        return
+    for element, legs, end in moves:
+        begun = {e.id for e in controlling(state, element)}
+        for enemy in state.elements:
+            if enemy.side == element.side or enemy.id in begun or enemy.id in contacts:
+                continue
+            if space.front_partner(state, enemy) is not None:
+                continue
+            z = zone(state, enemy)
+            first = next((i for i, sweeps in enumerate(legs) if sweeps(z)), None)
+            if first is None or (first == len(legs) - 1 and overlaps(end, z)):
+                continue
+            raise IllegalOrder(RULE, f"{element.id} would enter the zone a base width in front of {enemy.id} and go on: "
+                               f"an element entering it halts there or moves into contact with {enemy.id}")

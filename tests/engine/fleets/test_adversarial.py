@@ -10,13 +10,13 @@ from engine.fleets.errors import FleetsError
 from engine.fleets.ruleset import RULESET
 from tests.engine.fleets.test_random_play import SeededDice
 
-KINDS = ["terrain", "wind", "attack", "place", "place-rest", "move", "shift", "back", "drift", "end", "concede", "x"]
+KINDS = ["fleet", "terrain", "wind", "attack", "place", "place-rest", "move", "shift", "back", "drift", "end", "concede", "x"]
 scalars = st.one_of(st.integers(-(2**53), 2**53), st.text(max_size=6), st.booleans(), st.none(),
                     st.sampled_from(["B1", "R1", "G1", "P1", "N", "S", "NE", "island", "reef"]))
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
                       max_leaves=12)
 fields = st.sampled_from(["id", "ids", "x", "y", "heading", "turn", "to", "contact", "dx", "dy", "distance",
-                          "point", "edge", "coasts", "pieces"])
+                          "point", "edge", "coasts", "pieces", "types", "general", "ahead"])
 points = st.lists(st.lists(st.integers(-3000, 3000), max_size=3), max_size=5)
 typed = st.fixed_dictionaries({}, optional={
     "id": st.sampled_from(["B1", "R1", "R2", "B12", "Q9"]), "ids": st.lists(st.sampled_from(["B1", "R1", "R2", "R3"]), max_size=4),
@@ -37,6 +37,7 @@ def states() -> list[object]:
     out = []
     state = RULESET.new_game(RULESET.builtin_scenario("open-sea") or b"", RULESET.default_rules_data(), {})
     rng, dice = random.Random(2), SeededDice(2)
+    state, _ = RULESET.advance(state, dice)  # the aggression dice
     kinds = set()
     for _ in range(400):
         pending = RULESET.pending(state)

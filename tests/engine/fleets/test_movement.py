@@ -121,8 +121,8 @@ def test_paths_are_checked_against_bases_land_and_the_edge() -> None:
         go(battle(el("B1", "Lib", 1200, 2200, N), coasts=(), wind="E"), Move("B1", to=[[1200, 2400]]))
 
 
-def test_turning_costs_a_quarter_turn_by_the_far_corner() -> None:
-    state = battle(el("B1", "Lib", 1200, 800, N), wind="N")
+def test_turning_costs_a_quarter_turn_by_the_far_corner_in_versions_1_and_2() -> None:
+    state = battle(el("B1", "Lib", 1200, 800, N), wind="N", version="2")  # version 3 turns freely (test_wheel.py)
     after = go(state, Move("B1", turn=E, to=[[1422, 800]]))  # 178p turn + 222p east = 400p
     assert at(after, "B1") == (1422, 800, E)
     with pytest.raises(IllegalOrder, match="measures 401p"):

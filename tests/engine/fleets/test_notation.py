@@ -21,7 +21,7 @@ def examples() -> list[str]:
 
 def test_the_document_has_an_example_of_every_kind() -> None:
     kinds = {to_json(parse_decision(line))["kind"] for line in examples()}
-    assert kinds == {"terrain", "wind", "attack", "place", "place-rest", "move", "shift", "back", "drift", "end", "concede"}
+    assert kinds == {"fleet", "terrain", "wind", "attack", "place", "place-rest", "move", "shift", "wheel", "back", "drift", "end", "concede"}
 
 
 @pytest.mark.parametrize("line", examples())

@@ -1,4 +1,4 @@
-"""Upgrades (docs/protocol.md): a new game pins fleets 2; a game of version 1 is judged, and encoded, as before."""
+"""Upgrades (docs/protocol.md): a new game pins fleets 3; games of versions 1 and 2 are judged, and encoded, as before."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ def _new(version: str):  # type: ignore[no-untyped-def]
 
 
 def test_a_new_game_is_judged_by_the_newest_version() -> None:
-    assert RULESET.version == "2" and RULESET.versions == ("1", "2")
-    _, state = _new("2")
-    assert state.rules.version == "2" and b'"version":"2"' in RULESET.state_bytes(state)
+    assert RULESET.version == "3" and RULESET.versions == ("1", "2", "3")
+    _, state = _new("3")
+    assert state.rules.version == "3" and b'"version":"3"' in RULESET.state_bytes(state)
 
 
 OLD_RULES = "9d570b1069b6153edd98f481f228a86aceb48298f1357d91ce38b475745e16eb"  # version 1's rules data
@@ -33,15 +33,16 @@ def test_version_1_states_keep_their_bytes() -> None:
     assert old.load_state(old.state_bytes(state), b"").rules.version == "1"
 
 
-def test_a_rules_change_to_version_2_stamps_the_state() -> None:
-    old, state = _new("1")
-    rebound = RULESET.rebind(state, old.default_rules_data(), old.default_rules_data())
-    assert rebound.rules.version == "2"
+def test_a_rules_change_to_the_newest_version_stamps_the_state() -> None:
+    for version in ("1", "2"):
+        old, state = _new(version)
+        rebound = RULESET.rebind(state, old.default_rules_data(), old.default_rules_data())
+        assert rebound.rules.version == "3"
 
 
 def test_an_unknown_version_is_refused() -> None:
-    with pytest.raises(FleetsError, match="does not judge version 3"):
-        RULESET.at_version("3")
+    with pytest.raises(FleetsError, match="does not judge version 4"):
+        RULESET.at_version("4")
 
 
 def test_rules_data_may_not_say_the_version() -> None:

@@ -46,3 +46,13 @@ def test_screen_coordinates_put_north_up() -> None:
     greek = next(e for e in view["elements"] if e["id"] == "G1")
     persian = next(e for e in view["elements"] if e["id"] == "P1")
     assert greek["cy"] < persian["cy"]  # the Greeks at the north edge are drawn at the top
+
+
+def test_the_table_has_a_grid_in_paces_as_orders_are_written() -> None:
+    """Issue 27: "orders are written in paces, yet ... the map has no grid or scale"."""
+    view = table_view(deployed_salamis())
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True)
+    root = ET.fromstring(env.get_template(view["template"]).render(v=view))
+    labels = [t.text for t in root.findall(f".//{SVG}text[@class='grid-label']")]
+    assert labels.count("1200") == 2 and labels.count("2400") == 2 and "paces (x east, y north); grid 200p" in labels
+    assert len(root.findall(f".//{SVG}line[@class='grid']")) == 2 * 13  # every 200p from 0 to 2400, both ways
