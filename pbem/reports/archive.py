@@ -26,6 +26,7 @@ from typing import Any
 from engine.datafiles import templates_dir
 from pbem.game import folder as folders
 from pbem.game import referee
+from pbem.reports import frames as framing
 from pbem.reports import report
 from pbem.signed.movefile import MAX_FILE_BYTES, file_name
 from pbem.errors import FolderProblem, MalformedFile, MissingFile, StateMismatch, UsageError
@@ -68,9 +69,12 @@ def render(game: Game) -> str:
             "mark": facts["provenance"]["mark"], "notes": facts["provenance"]["notes"]}
     templates = report.templates_of(game.ruleset)
     env = report.environment()
+    states = [(seq, game.resolutions[seq].state) for seq in sorted(game.resolutions)]
+    viewer = {"frames": framing.frames(game.ruleset, states), "players": framing.players(facts)}
     return env.get_template("pbem/archive.html.j2").render(
         game=facts, turns=turns, embedded=embedded, templates=templates, renderer=renderer(),
         info=json.dumps(info, sort_keys=True), css=report.stylesheet(templates), grid_view=first,
+        frames=framing.as_script(viewer, "pbem-frames"), viewer_js=framing.viewer_script(),
     )
 
 

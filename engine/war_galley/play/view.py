@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from engine.events import DieRolled, Event
 from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, within
@@ -46,10 +48,13 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
     {"reach": ["G3-12", ...]} draws where those galleys could end a move now.
     """
     options = options or {}
+    if options.get("pieces"):  # a viewer's frame: the counters alone (pbem/reports/frames.py)
+        return {"pieces": pieces(state)}
     spec = state.board.map
     frame = view_map.frame_of(state.board)
     sides = [_side(state, i) for i in range(2)]
     side_class = {s["key"]: s["class"] for s in sides}
+    galleys = [_counter(state, frame, g, side_class) for g in _on_map(state)]
     last_seen = _last_positions(state, events, before)
     return {
         "ruleset": "war-galley",
@@ -63,13 +68,14 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
         "wind": _wind(state),
         "map": {
             **view_map.grid(state.board),
-            "galleys": [_counter(state, frame, g, side_class) for g in _on_map(state)],
+            "galleys": galleys,
             "links": _links(state, frame),
             "paths": _paths(state, frame, events, before, side_class),
             "actions": _actions(state, frame, events, last_seen),
             "ranges": _ranges(state, frame) if options.get("ranges") else [],
             "reach": _reach(state, frame, options.get("reach") or []),
         },
+        "pieces": galleys,  # the contract's name for the units on the board (docs/reports.md)
         "events": [_event(e, spec) for e in events],
         "dice": _dice(events),
         "sheets": [_sheet(state, s) for s in sides],
@@ -79,6 +85,13 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
 
 def turn(state: GameState) -> int:
     return state.turn
+
+
+def pieces(state: GameState) -> list[dict[str, Any]]:
+    """The counters on the map, as the board draws them (templates/war_galley/piece.svg.j2)."""
+    frame = view_map.frame_of(state.board)
+    side_class = {info.key: info.colour.name.lower() for info in state.sides}
+    return [_counter(state, frame, g, side_class) for g in _on_map(state)]
 
 
 # --- the battle --------------------------------------------------------------------------------
@@ -323,7 +336,24 @@ def _event(event: Any, spec: Any) -> dict[str, Any]:
     rule = getattr(event, "rule", "")
     return {"kind": type(event).__name__, "rule": rule, "text": describe.event_words(event, spec),
             "die": isinstance(event, DieRolled),
-            "phase": isinstance(event, Event) and type(event).__name__ == "PhaseBegan"}
+            "phase": isinstance(event, Event) and type(event).__name__ == "PhaseBegan",
+            "pieces": view_map.sorted_ids(_named(event))}
+
+
+def _named(value: Any, depth: int = 0) -> set[GalleyId]:
+    """Every galley an event names, in any field (a line's target, a list of boarders): what a viewer lights."""
+    if isinstance(value, GalleyId):
+        return {value}
+    found: set[GalleyId] = set()
+    if depth > 3:  # events hold ids a level or two down; nothing deeper is a galley
+        return found
+    if isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            found |= _named(getattr(value, name), depth + 1)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            found |= _named(item, depth + 1)
+    return found
 
 
 def _dice(events: Sequence[Any]) -> list[dict[str, Any]]:
