@@ -115,7 +115,8 @@ var pbemViewer = (function () {
       at = n;
       bar.dataset.seq = seq;
       bar.dataset.step = n;
-      if (scroll !== false) (lit || board || article || bar).scrollIntoView({block: "center", inline: "center"});
+      if (options.onShow) options.onShow({index: step.i, last: step.i === frames.length - 1, lit, board});
+      else if (scroll !== false) (lit || board || article || bar).scrollIntoView({block: "center", inline: "center"});
     }
     const fileStart = (i) => steps.findIndex((s) => s.i === i);
     function nextFile() { const i = at < 0 ? -1 : steps[at].i; const n = fileStart(i + 1); if (n >= 0) go(n); }
@@ -221,13 +222,13 @@ var pbemViewer = (function () {
   }
 
   // The play page: the one board draws the newest state; the frames run from before the player's last file.
-  function since(board, mount) {
+  function since(board, mount, onShow) {
     const data = readJson("pbem-since-frames");
     if (!data || !data.frames.length || !board) return null;
     board.pbemShown = data.frames.length - 1;
     const viewer = Viewer(data, {
       id: "since-viewer", label: "Step through what happened since your last file",
-      boardFor: () => board, home: () => data.frames.length - 1,
+      boardFor: () => board, home: () => data.frames.length - 1, onShow,
     });
     mount.appendChild(viewer.bar);
     return viewer;
