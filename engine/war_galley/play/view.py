@@ -180,17 +180,32 @@ def _counter(state: GameState, frame: view_map.Frame, galley: Galley, side_class
     assert galley.position is not None
     side = state.controller(galley)
     marks = markers(state, galley)
+    shape, where = _placed(frame, galley.position, state.board.map)
     return {
         "id": str(galley.id),
         "side": side,
         "class": side_class[side],
         "double": galley.position.double,
-        "position": position_text(galley.position, state.board.map),
-        "shape": view_map.counter_shape(frame, galley.position),
+        "position": where,
+        "shape": dict(shape),
         "marks": " ".join(m["code"] for m in marks),
-        "title": f"{galley.id} ({_type_name(galley)}) at {position_text(galley.position, state.board.map)}"
-                 + "".join(f"; {m['words']}" for m in marks),
+        "title": f"{galley.id} ({_type_name(galley)}) at {where}" + "".join(f"; {m['words']}" for m in marks),
     }
+
+
+# A counter's outline and place in words, by where it stands: a viewer's frames draw every counter after
+# every file (an Actium archive: 43,000 counters, nine in ten where they stood the file before).
+_PLACES: dict[tuple[Any, ...], tuple[dict[str, Any], str]] = {}
+
+
+def _placed(frame: view_map.Frame, position: Position, spec: Any) -> tuple[dict[str, Any], str]:
+    key = (frame.c0, frame.r0, spec, position)  # a frame's centres follow from its first column and row
+    found = _PLACES.get(key)
+    if found is None:
+        if len(_PLACES) > 50_000:
+            _PLACES.clear()
+        found = _PLACES[key] = (view_map.counter_shape(frame, position), position_text(position, spec))
+    return found
 
 
 def _type_name(galley: Galley) -> str:
