@@ -1,7 +1,9 @@
 """Game archives: one HTML file holding a whole game, its pages and its signed files (issue 12).
 
 An archive shows every turn's map and events with previous and next links
-(no script needed; a small inline one adds the arrow keys), the result, and
+(no script needed; an inline one, templates/pbem/viewer.js, steps through
+every file and event with the map following, from the frames of
+pbem/reports/frames.py, and shows each side's view), the result, and
 embeds the move files themselves, base64, one `<script type=
 "application/x-pbem-file">` block each (a type no browser runs). So
 `pbem verify ARCHIVE.html` replays the whole game from the archive alone;
@@ -117,7 +119,9 @@ def embedded_files(text: str, what: str) -> list[tuple[bytes, str]]:
 # How much of an archive is read, from the bounds a game already has. An archive embeds each file, at most
 # MAX_FILE_BYTES (the protocol's), once in base64, and its pages show each file's events and each turn's
 # map: measured, 2,000 Actium files make 6.6 MB, 1.0 KB of base64 and 2.3 KB of pages a file, and the
-# largest turn of few files (the last: 3 files with the record sheets) 40 KB a file. A game has as many
+# largest turn of few files (the last: 3 files with the record sheets) 40 KB a file. The viewer's frames
+# add 0.5 KB a file on average and at most the markup of every piece (400 Actium files: 30 KB, the
+# deployment's). A game has as many
 # files as its players write (a reveal chain allows 10,000,000 each), so the bound follows the count the
 # archive's head declares, and the count is then held to the blocks it carries. A text that declares no
 # count (not a pbem archive, /dev/zero) is read no further than its head.
