@@ -84,9 +84,20 @@ var pbemViewer = (function () {
       n = Math.max(0, Math.min(steps.length - 1, n));
       const step = steps[n], seq = frames.seqs[step.i];
       const board = options.boardFor(seq);
-      if (active && active !== board) show(active, frames, options.home(active));
+      if (active && active !== board) {
+        show(active, frames, options.home(active));
+        for (const mark of active.querySelectorAll("[data-event]")) mark.classList.remove("pbem-quiet");
+      }
       if (board) show(board, frames, step.i);
       active = board;
+      // A board's marks of what happened (data-event: the event's place in its turn) show the step's alone.
+      const scope = board && board.closest("section.turn");
+      if (scope) {
+        const index = step.li ? Array.prototype.indexOf.call(scope.querySelectorAll("li.event"), step.li) : -1;
+        for (const mark of board.querySelectorAll("[data-event]")) {
+          mark.classList.toggle("pbem-quiet", Number(mark.dataset.event) !== index);
+        }
+      }
       for (const el of document.querySelectorAll(".pbem-lit, .pbem-current")) el.classList.remove("pbem-lit", "pbem-current");
       const named = step.li && step.li.dataset.pieces ? step.li.dataset.pieces.split(" ") : [];
       let lit = null;

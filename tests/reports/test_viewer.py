@@ -119,9 +119,10 @@ def test_stepping_event_by_event_lights_the_events_pieces(made: Path, browser: A
                                          "els => els.map(e => e.dataset.piece)")
     assert lit and sorted(lit) == sorted(p for p in wanted if p in on_board)
     assert text in page.locator("#viewer .viewer-now").inner_text()  # the event itself, in the bar
+    step = int(page.get_attribute("#viewer", "data-step"))
     page.keyboard.press("ArrowLeft")
-    assert page.locator("li.event.pbem-current .text").inner_text() != text or page.locator(
-        "li.event.pbem-current").count() == 1
+    assert int(page.get_attribute("#viewer", "data-step")) == step - 1
+    assert page.locator("li.event.pbem-current .text").all_inner_texts() != [text]
     assert visit.errors == [] and visit.fetched() == []
     page.close()
 
@@ -164,3 +165,29 @@ def test_with_scripts_off_every_event_is_there(tauris: Game, made: Path, browser
     assert page.locator("script[type='application/x-pbem-file']").count() == len(tauris.files)
     assert page.locator("section.turn").count() == len(report.turn_spans(tauris))
     context.close()
+
+
+def test_a_turns_marks_of_what_happened_show_the_steps_alone(made: Path, browser: Any) -> None:
+    visit = Visit(browser, made)
+    page = visit.page
+    mark = page.locator("section.turn [data-board] [data-event]").first
+    section = mark.locator("xpath=ancestor::section").get_attribute("id")
+    index = int(mark.get_attribute("data-event"))
+    assert page.locator(f"#{section} [data-board] [data-event]").count() > 1
+    li = page.locator(f"#{section} li.event").nth(index)
+    seq = int(li.locator("xpath=ancestor::article").get_attribute("id").split("-")[1])
+    _to_file(page, seq)
+    text = li.locator(".text").inner_text()
+    for _ in range(300):
+        if page.locator("li.event.pbem-current .text").inner_text() == text:
+            break
+        page.keyboard.press("ArrowRight")
+    shown = page.eval_on_selector_all(f"#{section} [data-board] [data-event]",
+                                      "els => els.filter(e => getComputedStyle(e).display !== 'none').map(e => e.dataset.event)")
+    assert shown == [str(index)]
+    page.click("#viewer .viewer-file")  # to another turn: this one's marks are all back
+    _to_file(page, int(page.get_attribute("#viewer .viewer-file", "max")))
+    if page.locator(f"#{section} #file-{page.get_attribute('#viewer', 'data-seq')}").count() == 0:
+        assert page.locator(f"#{section} [data-event].pbem-quiet").count() == 0
+    assert visit.errors == []
+    page.close()

@@ -76,7 +76,7 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
             "reach": _reach(state, frame, options.get("reach") or []),
         },
         "pieces": galleys,  # the contract's name for the units on the board (docs/reports.md)
-        "events": [_event(e, spec) for e in events],
+        "events": _rolls_light_their_result([_event(e, spec) for e in events]),
         "dice": _dice(events),
         "sheets": [_sheet(state, s) for s in sides],
         "conditions": _conditions(state),
@@ -353,6 +353,18 @@ def _event(event: Any, spec: Any) -> dict[str, Any]:
             "die": isinstance(event, DieRolled),
             "phase": isinstance(event, Event) and type(event).__name__ == "PhaseBegan",
             "pieces": view_map.sorted_ids(_named(event))}
+
+
+def _rolls_light_their_result(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A roll names no galley: it takes those of the event after it, the result it decides (a Crew
+    Check's, a missile's hit, a ram's), as the rules record a roll before its outcome."""
+    following: list[str] = []
+    for entry in reversed(entries):
+        if not entry["die"]:
+            following = entry["pieces"]
+        elif not entry["pieces"]:
+            entry["pieces"] = list(following)
+    return entries
 
 
 def _named(value: Any, depth: int = 0) -> set[GalleyId]:
