@@ -247,6 +247,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("orders").addEventListener("input", check);
   $("send").addEventListener("click", send);
   await loadStatus();
+  if (window.pbemViewer && status.side) pbemViewer.setSide(status.side, false);  // your side named "you"
   await refresh();
   document.body.dataset.ready = "1";
   setInterval(watch, 5000);

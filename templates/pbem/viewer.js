@@ -86,9 +86,10 @@ var pbemViewer = (function () {
       const board = options.boardFor(seq);
       if (active && active !== board) {
         show(active, frames, options.home(active));
+        markYou(active);
         for (const mark of active.querySelectorAll("[data-event]")) mark.classList.remove("pbem-quiet");
       }
-      if (board) show(board, frames, step.i);
+      if (board) { show(board, frames, step.i); markYou(board); }
       active = board;
       // A board's marks of what happened (data-event: the event's place in its turn) show the step's alone.
       const scope = board && board.closest("section.turn");
@@ -188,9 +189,17 @@ var pbemViewer = (function () {
     return false;
   }
 
-  function setSide(side) {
+  let seenBy = "";
+  function markYou(root) {
+    for (const el of root.querySelectorAll("[data-side]")) el.classList.toggle("pbem-you", !!seenBy && el.dataset.side === seenBy);
+  }
+
+  // `turn`: false on the play page, whose pan and zoom read the board's own coordinates.
+  function setSide(side, turn) {
+    seenBy = side || "";
     if (side) document.body.dataset.viewSide = side; else delete document.body.dataset.viewSide;
-    for (const el of document.querySelectorAll("[data-side]")) el.classList.toggle("pbem-you", !!side && el.dataset.side === side);
+    markYou(document);
+    if (turn === false) return;
     const turned = !!side && upper(side);
     document.body.classList.toggle("pbem-turned", turned);
     // A drawing shared by <use> (a grid drawn once) is styled where it is defined: its words are kept upright there.

@@ -60,6 +60,10 @@ def test_since_steps_file_by_file_with_the_map_following(board: server.Board, br
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#since-viewer").count() == 1
     newest = _hulls(page)
+    side = board.table.status()["side"]
+    mine = page.eval_on_selector_all("#board [data-piece].pbem-you", "els => els.map(e => e.dataset.side)")
+    assert mine and set(mine) == {side}  # your own counters marked, your side named "you"
+    assert page.locator(f"#board .side-key.pbem-you[data-side='{side}']").count() == 1
     assert newest == expected[-1]  # the board draws the newest state, as the last frame does
 
     page.click("#since-viewer .viewer-nextEvent")  # the first step: the board as it stood before
@@ -87,6 +91,7 @@ def test_since_steps_file_by_file_with_the_map_following(board: server.Board, br
     assert lit_seen
     page.screenshot(path=str(artifacts / "play-since-steps.png"))
     assert _hulls(page) == newest and page.get_attribute("body", "data-replay") == ""
+    assert page.locator("#board [data-piece].pbem-you").count() == len(mine)  # still marked once redrawn
     page.wait_for_function("!document.body.dataset.busy")
     assert page.locator("#options button").count() > 0  # the decision's clicks, offered again
     assert errors == []

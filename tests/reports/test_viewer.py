@@ -146,6 +146,11 @@ def test_each_sides_view_turns_the_map_and_names_him_you(tauris: Game, made: Pat
         turned.append(board != "none")
         page.screenshot(path=str(tmp_path / f"side-{index}.png"))
     assert sorted(turned) == [False, True], "one fleet starts above the other: its view turns the map"
+    page.evaluate("document.activeElement.blur()")  # arrow keys on a radio button choose another side
+    for _ in range(20):  # stepping redraws counters: they stay marked as his
+        page.keyboard.press("Shift+ArrowRight")
+    assert page.locator(f"[data-piece][data-side='{player.side}']").count() > 0
+    assert page.locator(f"[data-piece][data-side='{player.side}']:not(.pbem-you)").count() == 0
     radios.nth(0).check()
     assert page.evaluate("getComputedStyle(document.querySelector('[data-board]')).transform") == "none"
     assert page.locator(".pbem-you").count() == 0
