@@ -87,11 +87,26 @@ def turn(state: GameState) -> int:
     return state.turn
 
 
+# Counters by everything one is drawn from: a viewer asks for every counter after every file, and most
+# galleys are the very ones they were the file before. The dicts are shared: read, never changed.
+_COUNTERS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
 def pieces(state: GameState) -> list[dict[str, Any]]:
     """The counters on the map, as the board draws them (templates/war_galley/piece.svg.j2)."""
     frame = view_map.frame_of(state.board)
     side_class = {info.key: info.colour.name.lower() for info in state.sides}
-    return [_counter(state, frame, g, side_class) for g in _on_map(state)]
+    drawn = (tuple(sorted(side_class.items())), frame.c0, frame.r0, state.board.map)
+    out = []
+    for galley in _on_map(state):
+        key = (galley, state.controller(galley), tuple(state.commander_on(galley.id)), drawn)
+        found = _COUNTERS.get(key)
+        if found is None:
+            if len(_COUNTERS) > 50_000:
+                _COUNTERS.clear()
+            found = _COUNTERS[key] = _counter(state, frame, galley, side_class)
+        out.append(found)
+    return out
 
 
 # --- the battle --------------------------------------------------------------------------------
