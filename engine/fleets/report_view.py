@@ -164,10 +164,23 @@ def sheets(state: State, before: State | None) -> list[dict[str, Any]]:
     return out
 
 
+def named(event: Any) -> list[str]:
+    """The elements an event names (an id, a list of ids, the two of a combat): what a viewer lights."""
+    out: set[str] = set()
+    for field in ("id", "a", "b"):
+        if isinstance(getattr(event, field, None), str):
+            out.add(getattr(event, field))
+    for field in ("ids", "wrecked", "gone"):
+        out.update(i for i in getattr(event, field, None) or [] if isinstance(i, str))
+    return sorted(out)
+
+
 def view(state: State, events: list[Any], before: State | None = None,
          options: dict[str, Any] | None = None) -> dict[str, Any]:
     table = table_view(state)
     table.pop("events")
+    if (options or {}).get("pieces"):  # a viewer's frame: the bases alone (pbem/reports/frames.py)
+        return {"pieces": table["elements"]}
     return {
         "ruleset": "fleets",
         "title": title(state),
@@ -176,6 +189,7 @@ def view(state: State, events: list[Any], before: State | None = None,
         "summary": describe.state_summary(state),
         "result": state.result,
         "table": table,
+        "pieces": table["elements"],  # the contract's name for the units on the board (docs/reports.md)
         "wind": f"from {state.wind}" if state.wind else "",
         "bound": state.bound, "bound_limit": state.bound_limit,
         "moving": state.side(state.moving).name if state.moving else "",
@@ -185,7 +199,7 @@ def view(state: State, events: list[Any], before: State | None = None,
                     "text": f"{describe.event_words(ev, state)} ({RULE[type(ev)]})" if type(ev) in RULE
                     else describe.event_words(ev, state),
                     "die": isinstance(ev, (AggressionRolled, WindRolled, PipsRolled, Fought)),
-                    "phase": isinstance(ev, (PipsRolled, GameOver))}
+                    "phase": isinstance(ev, (PipsRolled, GameOver)), "pieces": named(ev)}
                    for ev in events],
         "dice": dice_of(events, state),
     }

@@ -129,8 +129,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, table.page().encode(), "text/html; charset=utf-8")
             elif route == "style.css":
                 self._send(200, table.stylesheet().encode(), "text/css; charset=utf-8")
-            elif route == "play.js":
-                self._send(200, (templates_dir() / "pbem" / "play.js").read_bytes(), "text/javascript; charset=utf-8")
+            elif route in ("play.js", "viewer.js"):  # the viewer is the archive's too (templates/pbem/viewer.js)
+                self._send(200, (templates_dir() / "pbem" / route).read_bytes(), "text/javascript; charset=utf-8")
             elif route == "api/status":
                 changed = table.fresh()  # first: the status must count the file that just arrived
                 self._json(dict(table.status(), changed=changed))

@@ -17,7 +17,7 @@ from typing import Any
 from pbem.exchange import outbox
 from pbem.errors import IllegalDecision, PbemError, UsageError, WrongTurn
 from pbem.game import referee, session, store, writing
-from pbem.reports import report
+from pbem.reports import frames, report
 from pbem.signed import identity as ids
 from pbem.signed.identity import Identity
 
@@ -74,25 +74,42 @@ class Table:
         # before the first file after the acceptance resolves there is no battle yet: no board to draw
         view = ruleset.view(self.state, [], None, {}) if self.state is not None else None
         return report.environment().get_template("pbem/play.html.j2").render(
-            view=view, templates=folder, status=self.status(), map_id="map", grid_ref=None, since=self.since())
+            view=view, templates=folder, status=self.status(), map_id="map", grid_ref=None, since=self.since(),
+            since_frames=frames.as_script(self.since_frames(), "pbem-since-frames"))
 
-    def since(self) -> list[dict[str, Any]]:
-        """What happened since my last file, event by event with every die explained, as the report shows it:
-        my last file's outcome and, on my turn, the opponent's last one as my next reveal resolves it (the
-        report's private preview). The reveal itself stays here: it keys the dice until I send my file."""
+    def _since_span(self) -> report.Span | None:
+        """My last file and, on my turn, the opponent's last one as my next reveal resolves it (the
+        report's private preview), or the newest resolved file; None before any."""
         game = self.game
         if self.outlook is not None and game.next_seq >= 3:
             last = game.next_seq - 1
             first = last - 1 if last - 1 in game.resolutions else last
-            span = report.Span(first, last, "since your last file", (self.outlook.resolution, self.outlook.reveal))
-        elif game.resolutions:
-            span = report.file_span(game, max(game.resolutions))
-        else:
+            return report.Span(first, last, "since your last file", (self.outlook.resolution, self.outlook.reveal))
+        if game.resolutions:
+            return report.file_span(game, max(game.resolutions))
+        return None
+
+    def since(self) -> list[dict[str, Any]]:
+        """What happened since my last file, event by event with every die explained, as the report shows it.
+        The reveal itself stays here: it keys the dice until I send my file."""
+        span = self._since_span()
+        if span is None:
             return []
-        files = report.context(game, span)["files"]
+        files = report.context(self.game, span)["files"]
         for entry in files:
             entry["keyed"] = dict(entry["keyed"], reveal="")
         return list(files)
+
+    def since_frames(self) -> dict[str, Any]:
+        """Where the pieces stood before those files and after each (pbem/reports/frames.py), for the page's
+        step-by-step replay; the last is what the board draws."""
+        span = self._since_span()
+        if span is None:
+            return {"frames": [], "players": []}
+        game = self.game
+        states = [(span.first - 1, game.state_before(span.first))]
+        states += [(seq, report.resolution_of(game, seq, span).state) for seq in range(span.first, span.last + 1)]
+        return {"frames": frames.frames(game.ruleset, states), "players": []}
 
     def stylesheet(self) -> str:
         env = report.environment()

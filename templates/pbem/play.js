@@ -225,13 +225,29 @@ async function watch() {
   if (status.files !== before && document.body.dataset.sent && status.yours) location.reload();
 }
 
+// "Since your last file", step by step (viewer.js): the board follows each file, the event's pieces lit and
+// brought into view; back at the newest file the board is the decision's again, its clicks offered anew.
+function replayed(shown) {
+  document.body.dataset.replay = shown.last ? "" : "1";
+  if (shown.lit && box) {
+    const b = shown.lit.getBBox();
+    const [x, y, w, h] = box;
+    if (b.x < x || b.y < y || b.x + b.width > x + w || b.y + b.height > y + h) {
+      setBox([b.x + b.width / 2 - w / 2, b.y + b.height / 2 - h / 2, w, h]);
+    }
+  }
+  if (shown.last) refresh();
+}
+
 document.addEventListener("DOMContentLoaded", async () => {
   panZoom();
+  if (window.pbemViewer) pbemViewer.since(boardSvg(), $("since-bar"), replayed);
   $("back").addEventListener("click", () => { picks.pop(); refresh(); });
   $("restart").addEventListener("click", () => { picks = []; refresh(); });
   $("orders").addEventListener("input", check);
   $("send").addEventListener("click", send);
   await loadStatus();
+  if (window.pbemViewer && status.side) pbemViewer.setSide(status.side, false);  // your side named "you"
   await refresh();
   document.body.dataset.ready = "1";
   setInterval(watch, 5000);

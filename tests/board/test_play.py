@@ -138,7 +138,7 @@ def test_the_page_holds_no_secret(board: server.Board) -> None:
     secrets = [line for p in keys.rglob("*") if p.is_file() for line in p.read_text(errors="replace").split()
                if len(line) >= 32]
     assert secrets
-    pages = [_request(board, "GET", f"/{board.token}/{route}")[2] for route in ("", "style.css", "play.js", "api/status")]
+    pages = [_request(board, "GET", f"/{board.token}/{route}")[2] for route in ("", "style.css", "play.js", "viewer.js", "api/status")]
     pages += [_request(board, "POST", f"/{board.token}/api/options",
                        {"Host": f"{server.HOST}:{board.port}", "Origin": board.origin}, b'{"picks": []}')[2]]
     for secret in secrets:

@@ -14,12 +14,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from engine.events import DieRolled, Event
-from engine.war_galley.map_and_galleys.galley import Capture, Galley, GalleyId
+from engine.war_galley.map_and_galleys.galley import Capture, GalleyId
 from engine.war_galley.map_and_galleys.hexes import Hex, within
 from engine.war_galley.map_and_galleys.position import Position
 from engine.war_galley.play import describe, view_map
 from engine.war_galley.play.describe_movement import position_text
+from engine.war_galley.play.view_counters import counter, markers, on_map, pieces, type_name
 from engine.war_galley.turn.state import PHASE_NAMES, GameState, galley_key
 
 # Where combat happened: the event kinds, the galley hit, and the map's short mark.
@@ -46,10 +49,13 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
     {"reach": ["G3-12", ...]} draws where those galleys could end a move now.
     """
     options = options or {}
+    if options.get("pieces"):  # a viewer's frame: the counters alone (pbem/reports/frames.py)
+        return {"pieces": pieces(state)}
     spec = state.board.map
     frame = view_map.frame_of(state.board)
     sides = [_side(state, i) for i in range(2)]
     side_class = {s["key"]: s["class"] for s in sides}
+    galleys = [counter(state, frame, g, side_class) for g in on_map(state)]
     last_seen = _last_positions(state, events, before)
     return {
         "ruleset": "war-galley",
@@ -63,14 +69,15 @@ def view(state: GameState, events: Sequence[Any], before: GameState | None = Non
         "wind": _wind(state),
         "map": {
             **view_map.grid(state.board),
-            "galleys": [_counter(state, frame, g, side_class) for g in _on_map(state)],
+            "galleys": galleys,
             "links": _links(state, frame),
             "paths": _paths(state, frame, events, before, side_class),
             "actions": _actions(state, frame, events, last_seen),
             "ranges": _ranges(state, frame) if options.get("ranges") else [],
             "reach": _reach(state, frame, options.get("reach") or []),
         },
-        "events": [_event(e, spec) for e in events],
+        "pieces": galleys,  # the contract's name for the units on the board (docs/reports.md)
+        "events": _rolls_light_their_result([_event(e, spec) for e in events]),
         "dice": _dice(events),
         "sheets": [_sheet(state, s) for s in sides],
         "conditions": _conditions(state),
@@ -113,82 +120,11 @@ def _wind(state: GameState) -> dict[str, Any] | None:
             "words": f"blowing toward hexside direction {direction}, strength {state.wind.strength}"}
 
 
-def _on_map(state: GameState) -> list[Galley]:
-    return sorted((g for g in state.galleys if g.position is not None), key=lambda g: galley_key(g.id))
-
-
-def markers(state: GameState, galley: Galley) -> list[dict[str, str]]:
-    """The markers a player knows on this counter: short code for the map, words for the sheet."""
-    out: list[tuple[str, str]] = []
-    if galley.speed.value == "max":
-        out.append(("Max", "Maximum Speed side up (6.11)"))
-    if galley.rammed:
-        out.append(("R", "Rammed (7.16)"))
-    for side in sorted(galley.crippled, key=lambda s: s.value):
-        out.append((f"C{side.value[0].upper()}", f"Crippled, {side.value} side (7.28)"))
-    if galley.fatigue:
-        out.append((f"F{galley.fatigue}", f"Fatigue F-{galley.fatigue} (6.43)"))
-    if galley.half_speed:
-        out.append(("½", "Half Speed (6.37, 7.16)"))
-    if galley.on_fire:
-        out.append(("Fire", "On Fire (8.54)"))
-    if galley.fouled_with:
-        out.append(("Fl", "Fouled with " + ", ".join(view_map.sorted_ids(galley.fouled_with)) + " (7.16)"))
-    if galley.grappled_with:
-        out.append(("Gr", "Grappled with " + ", ".join(view_map.sorted_ids(galley.grappled_with)) + " (8.12)"))
-    if galley.collided_with:
-        out.append(("Col", "Collided with " + ", ".join(view_map.sorted_ids(galley.collided_with)) + " (7.16)"))
-    if galley.capture is Capture.CAPTURED:
-        out.append(("Cap", "Captured (8.25)"))
-    elif galley.capture is Capture.RECAPTURED:
-        out.append(("Rcp", "Recaptured (8.26)"))
-    if galley.sails_up:
-        out.append(("S", "Sails raised (6.21)"))
-    if galley.mast_down:
-        out.append(("MD", "Mast Down (6.24)"))
-    if galley.aground is not None:
-        out.append(("Agr", f"Run Aground by the {galley.aground.end.value}, turn {galley.aground.turn} (6.31)"))
-    if galley.ratings.towers and not galley.towers_jettisoned:
-        out.append(("T", "Towers (8.46)"))
-    elif galley.towers_jettisoned:
-        out.append(("T×", "Towers jettisoned (8.48)"))
-    if galley.depletions:
-        out.append((f"D{galley.depletions}", f"{galley.depletions} Depletion{'s' if galley.depletions > 1 else ''} (8.61)"))
-    for commander in sorted(state.commander_on(galley.id), key=lambda c: c.name):
-        code = "Adm" if commander.admiral else "SqC"
-        re_side = ", Reduced Effectiveness" if commander.reduced else ""
-        out.append(("★" if commander.admiral else "☆",
-                    f"{'Admiral' if commander.admiral else 'Squadron Commander'} {commander.name}"
-                    f" (command range {commander.range}{re_side}) [{code}]"))
-    return [{"code": code, "words": words} for code, words in out]
-
-
-def _counter(state: GameState, frame: view_map.Frame, galley: Galley, side_class: dict[str, str]) -> dict[str, Any]:
-    assert galley.position is not None
-    side = state.controller(galley)
-    marks = markers(state, galley)
-    return {
-        "id": str(galley.id),
-        "side": side,
-        "class": side_class[side],
-        "double": galley.position.double,
-        "position": position_text(galley.position, state.board.map),
-        "shape": view_map.counter_shape(frame, galley.position),
-        "marks": " ".join(m["code"] for m in marks),
-        "title": f"{galley.id} ({_type_name(galley)}) at {position_text(galley.position, state.board.map)}"
-                 + "".join(f"; {m['words']}" for m in marks),
-    }
-
-
-def _type_name(galley: Galley) -> str:
-    return galley.id.type.name.replace("_", " ").title()
-
-
 def _links(state: GameState, frame: view_map.Frame) -> list[dict[str, str]]:
     """Fouled and Grappled drawn as a line between the two galleys, each pair once."""
     out = []
     seen: set[tuple[str, str, str]] = set()
-    for galley in _on_map(state):
+    for galley in on_map(state):
         for kind, partners in (("grappled", galley.grappled_with), ("fouled", galley.fouled_with)):
             for other_id in sorted(partners, key=galley_key):
                 key = (kind, *sorted((str(galley.id), str(other_id))))
@@ -323,7 +259,36 @@ def _event(event: Any, spec: Any) -> dict[str, Any]:
     rule = getattr(event, "rule", "")
     return {"kind": type(event).__name__, "rule": rule, "text": describe.event_words(event, spec),
             "die": isinstance(event, DieRolled),
-            "phase": isinstance(event, Event) and type(event).__name__ == "PhaseBegan"}
+            "phase": isinstance(event, Event) and type(event).__name__ == "PhaseBegan",
+            "pieces": view_map.sorted_ids(_named(event))}
+
+
+def _rolls_light_their_result(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A roll names no galley: it takes those of the event after it, the result it decides (a Crew
+    Check's, a missile's hit, a ram's), as the rules record a roll before its outcome."""
+    following: list[str] = []
+    for entry in reversed(entries):
+        if not entry["die"]:
+            following = entry["pieces"]
+        elif not entry["pieces"]:
+            entry["pieces"] = list(following)
+    return entries
+
+
+def _named(value: Any, depth: int = 0) -> set[GalleyId]:
+    """Every galley an event names, in any field (a line's target, a list of boarders): what a viewer lights."""
+    if isinstance(value, GalleyId):
+        return {value}
+    found: set[GalleyId] = set()
+    if depth > 3:  # events hold ids a level or two down; nothing deeper is a galley
+        return found
+    if isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            found |= _named(getattr(value, name), depth + 1)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            found |= _named(item, depth + 1)
+    return found
 
 
 def _dice(events: Sequence[Any]) -> list[dict[str, Any]]:
@@ -385,7 +350,7 @@ def _sheet(state: GameState, side: dict[str, Any]) -> dict[str, Any]:
         if state.controller(galley) != key and galley.position is not None:
             status.insert(0, f"held by the {state.side(state.controller(galley)).name}")
         rows.append({
-            "id": str(galley.id), "type": _type_name(galley), "crew": galley.crew, "crew_printed": galley.ratings.crew,
+            "id": str(galley.id), "type": type_name(galley), "crew": galley.crew, "crew_printed": galley.ratings.crew,
             "manpower": galley.manpower, "manpower_printed": galley.ratings.manpower,
             "engines": galley.ratings.engines, "towers": galley.ratings.towers,
             "cruise": _ratings(galley.ratings.cruise), "maximum": _ratings(galley.ratings.maximum),
