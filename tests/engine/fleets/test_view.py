@@ -33,7 +33,9 @@ def test_the_template_draws_every_part_of_the_table() -> None:
     assert classes.count("land coast") == 2 and classes.count("land island") == 1
     assert classes.count("shallows") == 3  # two coasts and Psyttaleia
     assert root.find(f".//{SVG}line[@class='wind']") is not None and "wind from" in svg
-    groups = root.findall(f".//{SVG}g")
+    # one <g> per element (24) inside the layer the archive viewer redraws
+    assert root.find(f".//{SVG}g[@class='elements']") is not None
+    groups = [g for g in root.findall(f".//{SVG}g") if "element" in g.get("class", "").split()]
     assert len(groups) == 24
     greeks = [g for g in groups if "side-greeks" in g.get("class", "")]
     assert {g.get("data-heading") for g in greeks} == {"S"}  # facing the Persians from the N edge
