@@ -121,6 +121,12 @@ class RulesetFailure(RulesetProblem):
     exit_code = 14
 
 
+class NotYourCommand(PbemError):
+    """A team game's file decides for a command (or the whole side) its signer's seat does not hold."""
+
+    exit_code = 18
+
+
 class MailProblem(PbemError):
     """Mail could not be sent or fetched: settings, connection, TLS, login."""
 

@@ -4,7 +4,7 @@ Exit codes (docs/cli.md): 0 success; 1 other error; 2 usage; 3 missing file;
 4 malformed file; 5 bad signature; 6 broken chain; 7 bad reveal; 8 wrong game;
 9 wrong turn; 10 equivocation; 11 illegal decision; 12 state mismatch;
 13 key problem; 14 ruleset problem; 15 game over; 16 folder problem;
-70 internal error (a bug).
+17 mail problem; 18 not your command; 70 internal error (a bug).
 """
 
 from __future__ import annotations
@@ -117,6 +117,7 @@ def new(
     rules_data: Annotated[Optional[Path], typer.Option(help="Your own rules data file instead of the built-in one.")] = None,
     option: Annotated[list[str], typer.Option(help="A game option NAME=VALUE; repeatable.")] = [],
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain (files you can write).")] = chain.DEFAULT_LENGTH,
+    roster: Annotated[Optional[Path], typer.Option(help="A team game: each side's seats, their commands and keys (docs/cli.md).")] = None,
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -124,11 +125,11 @@ def new(
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
     chosen = rulesets.find(ruleset) if ruleset else rulesets.for_scenario(scenario)
-    data = None
-    if rules_data is not None:
-        data = _read(rules_data)
+    data = _read(rules_data) if rules_data is not None else None
     try:
-        invite = writing.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length)
+        seats = cli_team.read_roster(roster, chosen, scenario) if roster is not None else None
+        invite = writing.make_invite(me, name, chosen, scenario, side, _options(option), data, chain_length,
+                                     roster=seats)
     except chosen.illegal_errors as exc:
         message = str(exc)  # the ruleset's message may already name the file: name it once
         raise UsageError(message if message.startswith(scenario) else f"{scenario}: {message}") from None
@@ -170,6 +171,7 @@ def accept(
     chain_length: Annotated[int, typer.Option(help="Length of your reveal chain.")] = chain.DEFAULT_LENGTH,
     again: Annotated[bool, typer.Option("--again", help="Accept although you accepted this game before (your opponent sees two acceptances).")] = False,
     config: Annotated[Optional[Path], typer.Option("--config", help="Mail settings, to mail the acceptance (docs/mail.md).", show_default=False)] = None,
+    joined: Annotated[list[Path], typer.Option(help="A team game: each other seat's acceptance (pbem join); repeatable.")] = [],
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -177,7 +179,7 @@ def accept(
     from pbem.cli import join  # mail parsing and sending: only accepting needs them
     folder = ids.key_folder(keys)
     me = ids.load(key, folder) if key else _only_key(folder)
-    game, path, mailed = join.accept(invitation, out_folder, name, chain_length, again, config, me, folder)
+    game, path, mailed = join.accept(invitation, out_folder, name, chain_length, again, config, me, folder, joined)
     host = game.setup.host
     out(f"game {game.game_id}: {game.ruleset.name} {_scenario_label(game.setup)}; you play {game.guest.side if game.guest else '?'}")
     _setup_report(game.setup, game.guest)
@@ -337,6 +339,7 @@ def move(
     orders_file: Annotated[Optional[Path], typer.Option("--orders", help="A file of orders, one per line.")] = None,
     note: Annotated[str, typer.Option(help="A message to your opponent.")] = "",
     pass_: Annotated[bool, typer.Option("--pass", help="Write the file without orders although a decision is due.")] = False,
+    hand: Annotated[str, typer.Option(help="A team game's lead: hand your side's next file to this seat.")] = "",
     key: KeyOption = None,
     keys: KeysOption = None,
 ) -> None:
@@ -346,8 +349,8 @@ def move(
         lines.extend(_read(orders_file).decode("utf-8", errors="replace").splitlines())
     game = store.load(folder)
     me = session.choose_key(game, ids.key_folder(keys), key, role=game.next_author)
-    cli_player.refuse_empty_move(game, me, lines, pass_)
-    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys), known=game)
+    cli_player.refuse_empty_move(game, me, lines, pass_ or bool(hand))
+    path, signed, view = session.move(folder, me, lines, note, ids.key_folder(keys), known=game, hand=hand)
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     count = len(signed.body.decisions)
@@ -437,19 +440,6 @@ def verify(
     out(f"rules: {game.judged_by_text()}")
 
 
-@app.command()
-def demo(
-    out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
-    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",
-    seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
-    scenario: Annotated[Optional[str], typer.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
-) -> None:
-    """Play a whole game between two new identities through the real protocol, verify it, say where it is."""
-    from pbem.cli.demo import run_demo
-
-    run_demo(out_folder, ruleset, seed, out, scenario)
-
-
 from pbem.cli import orders as cli_orders  # noqa: E402  (legal, orders, board: pbem/cli/orders.py)
 
 cli_orders.register(app)
@@ -458,8 +448,10 @@ from pbem.cli import mail as cli_mail  # noqa: E402  (commands in their own modu
 from pbem.cli import player as cli_player
 from pbem.cli import play as cli_play
 from pbem.cli import rules as cli_rules
+from pbem.cli import team as cli_team
+from pbem.cli import demo as cli_demo
 
-for _commands in (cli_mail, cli_player, cli_rules, cli_play):
+for _commands in (cli_mail, cli_player, cli_rules, cli_play, cli_team, cli_demo):
     _commands.register(app)
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Optional
+
+import typer
 
 from pbem.exchange import intake
 from pbem.signed import commitments
@@ -133,3 +135,18 @@ def _replay_from_scratch(folder: Path) -> referee.Game:
     """Verify as a stranger would: every file from file 0, no cached state."""
     paths = folder_files.game_files(folder)
     return referee.replay([folder_files.read(p) for p in paths], [str(p) for p in paths])
+
+
+def register(app: typer.Typer) -> None:
+    """Add `pbem demo` to the app."""
+    from pbem.cli.app import out
+
+    @app.command()
+    def demo(
+        out_folder: Annotated[Path, typer.Option("--out", help="Folder for the demo (keys, both players' game folders).")] = Path("demo-game"),
+        ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",
+        seed: Annotated[int, typer.Option(help="Seed of the demo players' choices (not of the dice).")] = 1,
+        scenario: Annotated[Optional[str], typer.Option(help="Scenario to play (default: the ruleset's demo scenario).")] = None,
+    ) -> None:
+        """Play a whole game between two new identities through the real protocol, verify it, say where it is."""
+        run_demo(out_folder, ruleset, seed, out, scenario)

@@ -37,13 +37,19 @@ def _source(source: str, config: Path | None) -> tuple[tuple[bytes, str], str | 
 
 
 def accept(source: str, out_folder: Path, name: str, chain_length: int, again: bool, config: Path | None,
-           me: ids.Identity, keys: Path) -> tuple[referee.Game, Path, str | None]:
+           me: ids.Identity, keys: Path, joined: list[Path] | None = None) -> tuple[referee.Game, Path, str | None]:
     """Write the acceptance; mail it when the invitation came by mail. Returns (game, file 1, address mailed)."""
     from pbem.exchange import invitations, mailconfig
 
     invitation, sender, by_id = _source(source, config)
     cli_player.refuse_second(invitation, me, keys, again)
-    game, path = session.accept(invitation, out_folder, me, name, chain_length)
+    seats = None
+    if joined:  # a team game: every other seat's own acceptance (pbem join), carried in file 1
+        from pbem.cli import team
+        from pbem.signed import movefile
+
+        seats = team.joined_of(joined, movefile.parse(invitation[0], invitation[1]))
+    game, path = session.accept(invitation, out_folder, me, name, chain_length, seats)
     cli_player.record_acceptance(game.game_id, me, keys, path)
     if sender is None:
         return game, path, None

@@ -19,6 +19,7 @@ from pbem.errors import PbemError, RulesetFailure, RulesetProblem
 from pbem.game.gamefiles import GameFiles
 from pbem.signed.movefile import Move, Player, author_of
 from pbem.game.ruleset import Ruleset
+from pbem.game.roster import Team
 
 
 def sha256_hex(data: bytes) -> str:
@@ -60,6 +61,7 @@ class Setup:
     # The first state, built when the invitation is checked: a set-up the ruleset
     # refuses (a bad option) fails at file 0, before anyone accepts or writes.
     initial_state: Any = None
+    team: Team | None = None  # a team game's roster (pbem.game.roster); None: two players
 
 
 @dataclass
@@ -122,6 +124,17 @@ class Game:
 
     def player(self, role: str) -> Player | None:
         return self.setup.host if role == "host" else self.guest
+
+    @property
+    def team(self) -> Team | None:
+        return self.setup.team
+
+    def handed(self, seq: int) -> str:
+        """The seat the side's file before `seq` (file seq-2, the same side's) handed file `seq` to, or ""."""
+        if seq < 4:
+            return ""
+        body = self.files[seq - 2].body
+        return body.hand if isinstance(body, Move) else ""
 
     def role_of_side(self, side: str) -> str:
         return "host" if side == self.setup.host.side else "guest"

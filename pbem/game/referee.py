@@ -15,6 +15,7 @@ first, then decides.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,8 @@ from pbem.signed.movefile import Accept, Invite, Move, SignedFile, author_of
 from pbem.game.checked import Checked, Game, Resolution, Setup, first_state, ruleset_call, sha256_hex, state_hash
 from pbem.game.ruleset import Ruleset, find
 from pbem.game.checked_ahead import CheckedAhead
+from pbem.game import roster
+from pbem.signed import seals
 
 
 def check_invite(invite: SignedFile, what: str) -> Setup:
@@ -74,12 +77,17 @@ def setup_of(body: Invite, ruleset: Ruleset, what: str, vouched: bool = False) -
     scenario = _pinned_data(
         body.scenario_data, builtin, body.scenario_hash, f"scenario {body.scenario!r}", what
     )
+    team = None if body.roster is None else roster.Team.of(body.roster)
     if not vouched:
         with ruleset_call(ruleset, what, "reading the scenario's sides"):
             sides = ruleset.sides(scenario, rules)
         if body.host.side not in sides:
             raise MalformedFile(f"{what}: side {body.host.side!r} is not a side of {body.scenario}")
-    return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host)
+        if body.roster is not None:
+            with ruleset_call(ruleset, what, "reading the battle's commands"):
+                team = roster.check(body.roster, ruleset, scenario, rules, body.host.key, body.host.side,
+                                    body.seals, what)
+    return Setup(body.game, ruleset, rules, body.scenario, scenario, dict(body.options), body.host, team=team)
 
 
 def _pinned_data(embedded: str, builtin: bytes | None, pinned: str, name: str, what: str) -> bytes:
@@ -118,7 +126,7 @@ def replay(raws: list[bytes], names: list[str]) -> Game:
             checked = ahead is not None and ahead.verified(seq)
             signed = movefile.parse_known(raw) if checked else movefile.parse(raw, name)
             admit(game, signed, name, signature_checked=checked)
-            if seq == 1 and game.guest is not None:  # both keys known: the rest are checked on the side
+            if seq == 1 and game.guest is not None and game.team is None:  # both keys known: checked on the side
                 ahead = CheckedAhead(raws, 2, {"host": setup.host.key, "guest": game.guest.key})
     finally:
         if ahead is not None:
@@ -160,14 +168,16 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
         if ids.same_key(body.guest.key, game.setup.host.key):
             raise KeyProblem(f"{what}: the guest uses the host's own key")
         ids.verify(body.guest.key, signed.signature, signed.body_bytes, what)
+        _check_joined(game, signed, body, what)
         game.guest = body.guest
         game.initial_state = game.setup.initial_state
         game.files.append(signed)
         game.names.append(what)
         return
     assert isinstance(body, Move) and author is not None
+    seat = _signer(game, body, author.side, what)
     if not signature_checked:
-        ids.verify(author.key, signed.signature, signed.body_bytes, what)
+        ids.verify(author.key if seat is None else seat.key, signed.signature, signed.body_bytes, what)
     reveal = bytes.fromhex(body.reveal)
     if not chain.follows(reveal, game.last_chain_value(body.author)):
         raise BadReveal(
@@ -188,13 +198,59 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
         if replayed != body.state:
             raise StateMismatch(f"{what}: the state it records after file {seq - 1} differs from the replay")
         game.resolutions[seq - 1] = resolution
-        check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash)
+        if seat is not None and game.team is not None:  # whose file it is follows from the rules and the roster
+            with ruleset_call(game.ruleset, what, "finding the seat that writes this file"):
+                expected = roster.next_seat(game.team, game.ruleset, resolution.state, author.side, game.handed(seq))
+            roster.check_seat(game.team, expected, seat.seat, what, seq)
+            roster.check_hand(game.team, seat, body.hand, what)
+        check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash, seat)
     except BaseException:
         if game.setup is not before:  # the file is refused: so is the change it accepts
             game.setup, game.eras = before, game.eras[:-1] if len(game.eras) > 2 else []
         raise
     game.files.append(signed)
     game.names.append(what)
+
+
+def _signer(game: Game, body: Move, side: str, what: str) -> roster.Seat | None:
+    """The seat that signed a team game's file (None in a two-player game, where the file names none)."""
+    team = game.team
+    if team is None:
+        if body.seat or body.hand:
+            raise MalformedFile(f"{what}: names a seat, but this game is played by two players, not teams")
+        return None
+    seat = team.by_id.get(body.seat)
+    if seat is None:
+        raise WrongTurn(f"{what}: a team game's file names the seat that signed it; {body.seat or 'none'!r} "
+                        "is not a seat of this game")
+    if seat.side != side:
+        raise WrongTurn(f"{what}: file {body.seq} is the {side}' file, but {team.describe(seat)} sits on the "
+                        f"{seat.side}: no seat writes the file that keys its own side's dice")
+    return seat
+
+
+def _check_joined(game: Game, signed: SignedFile, body: Accept, what: str) -> None:
+    """File 1 of a team game: the guest leads his side; every other seat took its place with its own key."""
+    team = game.team
+    if team is None:
+        if body.joined or body.seals:
+            raise MalformedFile(f"{what}: carries seats' acceptances, but this game is played by two players")
+        return
+    lead = team.lead(body.guest.side)
+    if not ids.same_key(lead.key, body.guest.key):
+        raise KeyProblem(f"{what}: the guest must sit in his side's lead seat ({team.describe(lead)})")
+    wanted = roster.joiners(team, game.setup.host.key, body.guest.key)
+    if set(body.joined) != wanted:
+        missing = sorted(wanted - set(body.joined))
+        raise MalformedFile(f"{what}: the game begins when every seat is taken; "
+                            + (f"seat(s) {', '.join(missing)} have not joined" if missing else
+                               f"it carries acceptances of seats {', '.join(sorted(set(body.joined) - wanted))} "
+                               "that need none"))
+    message_of = game.files[0].hash
+    for seat_id, signature in sorted(body.joined.items()):
+        ids.verify(team.by_id[seat_id].key, base64.b64decode(signature), seals.seat_message(message_of, seat_id),
+                   f"{what}: seat {seat_id}'s acceptance")
+    roster.check_seals(team, body.guest.side, body.guest.key, body.seals, what)
 
 
 def take_effect(game: Game, seq: int, accepted: str, resolution: Resolution, what: str) -> tuple[Resolution, Setup]:
@@ -255,7 +311,8 @@ def resolve(game: Game, seq: int, key: bytes, what: str | None = None) -> Resolu
 
 
 def check_decisions(
-    game: Game, state: Any, role: str, decisions: list[Any], what: str, file_hash: bytes | None = None
+    game: Game, state: Any, role: str, decisions: list[Any], what: str, file_hash: bytes | None = None,
+    seat: roster.Seat | None = None,
 ) -> None:
     """Check a file's decisions as far as they go without dice (docs/protocol.md).
 
@@ -280,6 +337,12 @@ def check_decisions(
                 f"{what}: decision {number}: it is not the {player.side} player's decision now "
                 f"(the game waits on {waiting}: {pending.prompt})"
             )
+        if seat is not None and game.team is not None:
+            try:
+                with ruleset_call(ruleset, what, f"decision {number}"):
+                    roster.check_authority(game.team, ruleset, state, seat, decision, number, what)
+            except ruleset.illegal_errors as exc:
+                raise IllegalDecision(f"{what}: decision {number}: {exc}") from None
         try:
             with ruleset_call(ruleset, what, f"decision {number}"):
                 state, new = ruleset.apply(state, decision, SealedDice())
@@ -335,12 +398,23 @@ def equivocation(game: Game, signed: SignedFile, what: str) -> tuple[bool, str]:
     player = game.player(role)
     if player is None or body.author != role:
         return False, f"it is not written as the {role}, whose step {seq} is"
+    key, who = player.key, player.name
+    team = game.team
+    if team is not None:  # a team game's file is signed by the seat it names, of the side whose step it is
+        seat = team.by_id.get(body.seat) if isinstance(body, Move) else None
+        if isinstance(body, Move) and (seat is None or seat.side != player.side):
+            return False, f"it names no seat of the {role}'s side"
+        if isinstance(body, Move) and isinstance(existing.body, Move) and body.seat != existing.body.seat:
+            return False, (f"it is signed by seat {body.seat}, the game's file {seq} by seat {existing.body.seat}: "
+                           "one of them is not the side's file for that step, not a second step of one seat")
+        if seat is not None:
+            key, who = seat.key, f"{player.side}' {team.describe(seat)}"
     try:
-        ids.verify(player.key, signed.signature, signed.body_bytes, what)
+        ids.verify(key, signed.signature, signed.body_bytes, what)
     except PbemError:
         return False, f"it is not validly signed by the {role}'s key"
     return True, (
-        f"EQUIVOCATION by the {role} ({player.name}, key {ids.fingerprint(player.key)}): "
+        f"EQUIVOCATION by the {role} ({who}, key {ids.fingerprint(key)}): "
         f"two different files {seq} of game {game.game_id}, both following file {seq - 1} "
         f"(sha256 {body.prev}), both validly signed: "
         f"{game.names[seq]} (sha256 {existing.hash_hex}) and {what} (sha256 {signed.hash_hex})"

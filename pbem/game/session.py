@@ -27,6 +27,7 @@ from pbem.errors import (
     FolderProblem,
     IllegalDecision,
     KeyProblem,
+    PbemError,
     UsageError,
     WrongTurn,
 )
@@ -56,10 +57,12 @@ def choose_key(game: Game, keys: Path, name: str | None, role: str | None = None
         writing.my_role(game, me)
         return me
     # Keys compare as bytes; set-up refuses any but the one canonical base64 spelling, so the text is that too.
-    players = {ids.public_raw(game.player(r).key, r): r for r in ("host", "guest") if game.player(r) is not None}
+    players = _players(game)
     mine = [i for i in ids.all_identities(keys) if ids.public_raw(i.public_b64, i.name) in players]
     if role is not None:
         of_role = [i for i in mine if players[ids.public_raw(i.public_b64, i.name)] == role]
+        if len(of_role) > 1 and game.team is not None:  # seats of one side here: the one whose file is next
+            of_role = [i for i in of_role if _writes_next(game, i)] or of_role
         if of_role:
             return of_role[0]
     if len(mine) == 1:
@@ -73,8 +76,25 @@ def my_roles(game: Game, keys: Path, key: str | None) -> set[str]:
     """The roles the key (named, else every key in `keys`) plays in this game: both when solo or hot-seat."""
     if key:
         return {writing.my_role(game, ids.load(key, keys))}
-    mine = {i.public_b64 for i in ids.all_identities(keys)}
-    return {r for r in ("host", "guest") if game.player(r) is not None and game.player(r).key in mine}
+    mine = {ids.public_raw(i.public_b64, i.name) for i in ids.all_identities(keys)}
+    return {role for key, role in _players(game).items() if key in mine}
+
+
+def _players(game: Game) -> dict[bytes, str]:
+    """Every key that plays the game, with its role: the two players', and a team game's seats'."""
+    players = {ids.public_raw(game.player(r).key, r): r for r in ("host", "guest") if game.player(r) is not None}
+    if game.team is not None:
+        for seat in game.team.roster.seats:
+            players.setdefault(ids.public_raw(seat.key, seat.seat), game.role_of_side(seat.side))
+    return players
+
+
+def _writes_next(game: Game, me: Identity) -> bool:
+    try:
+        writing.outlook(game, me)
+    except PbemError:
+        return False
+    return True
 
 
 # ----- set-up ---------------------------------------------------------------------------
@@ -117,12 +137,13 @@ def start(folder: Path, invite: SignedFile) -> Path:
     return path
 
 
-def accept(invitation: tuple[bytes, str], out: Path, me: Identity, name: str, chain_length: int) -> tuple[Game, Path]:
+def accept(invitation: tuple[bytes, str], out: Path, me: Identity, name: str, chain_length: int,
+           joined: dict[str, str] | None = None) -> tuple[Game, Path]:
     """Accept the invitation (its bytes and where they came from: pbem.exchange.intake.one_file) into `out`."""
     raw, what = invitation
     signed = movefile.parse(raw, what)
     game = referee.replay([raw], [what])
-    acceptance = writing.make_accept(game, me, name, chain_length)
+    acceptance = writing.make_accept(game, me, name, chain_length, joined)
     path = out / file_name(1)
     if _holds_only(out, file_name(0), signed.raw):  # solo / hot-seat: accept in the host's own folder
         with lock.hold(out, "pbem accept"):
@@ -226,17 +247,18 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None,
-    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
+    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None, hand: str = "",
 ) -> tuple[Path, SignedFile, writing.Outlook]:
     """Write my next file; it may propose other rules (a movefile.RulesProposal) or accept the rules
-    change the last file proposes (pbem.game.ruleschange: then my orders are judged by the new rules)."""
+    change the last file proposes (pbem.game.ruleschange: then my orders are judged by the new rules);
+    in a team game the lead may hand his side's next file to a teammate (`hand`, no orders then)."""
     with lock.hold(folder, "pbem move"):
-        return _move(folder, me, orders, note, keys, propose_rules, accept_rules, known)
+        return _move(folder, me, orders, note, keys, propose_rules, accept_rules, known, hand)
 
 
 def _move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
-    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None,
+    propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None, hand: str = "",
 ) -> tuple[Path, SignedFile, writing.Outlook]:
     game = store.load(folder, known=known)  # read again under the lock: `known` only spares the replay
     view = writing.outlook(game, me, accept_rules)
@@ -258,7 +280,7 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view)
+    signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view, hand)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

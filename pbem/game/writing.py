@@ -8,6 +8,7 @@ returned, so nothing a player writes can be refused at the other end.
 
 from __future__ import annotations
 
+import base64
 import secrets
 import time as _time
 from dataclasses import dataclass
@@ -23,6 +24,9 @@ from pbem.signed.identity import Identity
 from pbem.signed.movefile import Accept, Invite, Move, Player, SignedFile
 from pbem.game.ruleset import Pending, Ruleset
 from pbem.game.referee import admit, check_invite, resolve, take_effect
+from pbem.game import roster as rosters
+from pbem.signed import seals as sealing
+from pbem.signed.movefile import Roster, Seat
 
 
 def now() -> int:
@@ -43,7 +47,10 @@ def make_invite(
     rules_data: bytes | None = None,
     chain_length: int = chain.DEFAULT_LENGTH,
     game_id: str | None = None,
+    roster: Roster | None = None,
 ) -> SignedFile:
+    """File 0. With `roster`, a team game: the host sits in his side's lead seat and seals his side's
+    chain to its other seats (pbem.signed.seals)."""
     _check_name(host_name)
     game_id = game_id or new_game_id()
     scenario_name, scenario_data = ruleset.load_scenario(scenario)
@@ -56,6 +63,8 @@ def make_invite(
     ruleset.new_game(scenario_data, rules, options)  # refuses bad options with the ruleset's own error
     nonce = secrets.token_hex(16)
     seed = chain.seed(host.private_raw(), game_id, nonce)
+    host_anchor = chain.anchor(seed, chain_length).hex()
+    boxes = {} if roster is None else _seal_side(roster, side, host, game_id, host_anchor, seed)
     body = Invite(
         pbem=movefile.FORMAT_VERSION,
         game=game_id,
@@ -71,11 +80,34 @@ def make_invite(
         scenario_hash=sha256_hex(scenario_data),
         scenario_data="" if scenario_data == builtin else _text(scenario_data, "scenario"),
         options=options,
-        host=Player(host_name, host.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
+        host=Player(host_name, host.public_b64, side, host_anchor, chain_length, nonce),
+        roster=roster,
+        seals=boxes,
     )
     signed = movefile.sign(body, host)
     check_invite(signed, "the new invitation")
     return signed
+
+
+def _seal_side(roster: Roster, side: str, lead: Identity, game_id: str, anchor: str, seed: bytes) -> dict[str, str]:
+    """The side's chain seed sealed to each of its seats another key holds."""
+    return {seat.seat: sealing.seal(lead.private_raw(), ids.public_raw(seat.key, f"seat {seat.seat}"),
+                                    sealing.context(game_id, anchor, seat.seat), seed)
+            for seat in roster.seats if seat.side == side and not ids.same_key(seat.key, lead.public_b64)}
+
+
+def take_seat(invite: SignedFile, me: Identity, seat_id: str) -> str:
+    """A seat's own acceptance of a team game's invitation: its signature, for the guest lead's file 1."""
+    body = invite.body
+    if not isinstance(body, Invite) or body.roster is None:
+        raise UsageError("this invitation is not a team game's; accept it with pbem accept")
+    seat = next((s for s in body.roster.seats if s.seat == seat_id), None)
+    if seat is None:
+        raise UsageError(f"the invitation has no seat {seat_id!r} (its seats: "
+                         f"{', '.join(s.seat for s in body.roster.seats)})")
+    if not ids.same_key(seat.key, me.public_b64):
+        raise KeyProblem(f"seat {seat_id} is for key {ids.fingerprint(seat.key)}, not yours ({me.fingerprint})")
+    return base64.b64encode(me.sign(sealing.seat_message(invite.hash, seat_id))).decode("ascii")
 
 
 def _check_name(name: str) -> None:
@@ -94,7 +126,10 @@ def _text(data: bytes, name: str) -> str:
         raise MalformedFile(f"{name} must be UTF-8 text to travel in the invitation") from None
 
 
-def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH) -> SignedFile:
+def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int = chain.DEFAULT_LENGTH,
+                joined: dict[str, str] | None = None) -> SignedFile:
+    """File 1. In a team game the guest is his side's lead; `joined`: every other seat's own acceptance
+    (take_seat), since the game begins when every seat is taken."""
     _check_name(guest_name)
     if game.next_seq != 1:
         raise WrongTurn("this game has been accepted already")
@@ -104,6 +139,15 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
     side = sides[1] if sides[0] == game.setup.host.side else sides[0]
     nonce = secrets.token_hex(16)
     seed = chain.seed(guest.private_raw(), game.game_id, nonce)
+    guest_anchor = chain.anchor(seed, chain_length).hex()
+    team = game.team
+    boxes: dict[str, str] = {}
+    if team is not None:
+        if not ids.same_key(team.lead(side).key, guest.public_b64):
+            raise KeyProblem(f"key {guest.name!r} ({guest.fingerprint}) is not the {side}' lead seat "
+                             f"({team.describe(team.lead(side))}); the lead accepts for his side, the other "
+                             "seats take theirs with pbem join")
+        boxes = _seal_side(team.roster, side, guest, game.game_id, guest_anchor, seed)
     body = Accept(
         pbem=movefile.FORMAT_VERSION,
         game=game.game_id,
@@ -111,14 +155,24 @@ def make_accept(game: Game, guest: Identity, guest_name: str, chain_length: int 
         prev=game.files[0].hash_hex,
         author="guest",
         time=now(),
-        guest=Player(guest_name, guest.public_b64, side, chain.anchor(seed, chain_length).hex(), chain_length, nonce),
+        guest=Player(guest_name, guest.public_b64, side, guest_anchor, chain_length, nonce),
+        joined=dict(joined or {}),
+        seals=boxes,
     )
     signed = movefile.sign(body, guest)
     admit(game.copy(), signed, "file 1")  # checked as the host will check it, before anything is written
     return signed
 
 
+def my_seats(game: Game, me: Identity) -> list[Seat]:
+    """The seats my key holds in a team game (none in a two-player game)."""
+    return [] if game.team is None else game.team.seats_of_key(me.public_b64)
+
+
 def my_role(game: Game, me: Identity) -> str:
+    seats = my_seats(game, me)
+    if seats:  # a team game's seat: the role of its side (one side: a key sits on one side only)
+        return game.role_of_side(seats[0].side)
     for role in ("host", "guest"):
         player = game.player(role)
         if player is not None and ids.same_key(player.key, me.public_b64):
@@ -139,6 +193,8 @@ class Outlook:
     changed: Setup | None = None
     # the last file's resolution under the game's rules (`resolution` unless a rules change rebinds it)
     resolved: Resolution | None = None
+    # a team game's: the seat that writes this file (pbem.game.roster.next_seat); None in a two-player game
+    seat: Seat | None = None
 
 
 def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
@@ -152,7 +208,7 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
         raise WrongTurn("the game is not accepted yet")
     player = game.player(role)
     assert player is not None
-    seed = chain.seed(me.private_raw(), game.game_id, player.nonce)
+    seed = side_seed(game, me, role)
     made = game.reveals_made(role)
     if made >= player.chain:
         raise KeyProblem(
@@ -167,16 +223,39 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
     if not chain.follows(reveal, game.last_chain_value(role)):
         raise KeyProblem(f"key {me.name!r} does not reproduce its own reveal chain for this game")
     resolved = resolve(game, game.next_seq - 1, reveal)
+    seat = None
+    if game.team is not None:
+        seat = rosters.next_seat(game.team, game.ruleset, resolved.state, player.side, game.handed(game.next_seq))
+        if seat not in my_seats(game, me):
+            raise WrongTurn(f"it is not your turn: the {player.side}' file {game.next_seq} is for "
+                            f"{game.team.describe(seat)}")
     if accept_rules:
         resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolved,
                                           f"file {game.next_seq}")
-        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed, resolved)
-    return Outlook(role, reveal, resolved, game.ruleset.pending(resolved.state), None, resolved)
+        return Outlook(role, reveal, resolution, changed.ruleset.pending(resolution.state), changed, resolved, seat)
+    return Outlook(role, reveal, resolved, game.ruleset.pending(resolved.state), None, resolved, seat)
+
+
+def side_seed(game: Game, me: Identity, role: str) -> bytes:
+    """My side's chain seed: from my own key if I hold the side's chain, else opened from the seal its lead
+    made for my seat in the side's set-up file (a team game, pbem.signed.seals)."""
+    player = game.player(role)
+    assert player is not None
+    if ids.same_key(player.key, me.public_b64) or game.team is None:
+        return chain.seed(me.private_raw(), game.game_id, player.nonce)
+    body = game.files[0 if role == "host" else 1].body
+    boxes = body.seals if isinstance(body, (Invite, Accept)) else {}
+    for seat in my_seats(game, me):
+        if seat.seat in boxes:
+            return sealing.open_box(me.private_raw(), ids.public_raw(player.key, "the lead's key"),
+                                    sealing.context(game.game_id, player.anchor, seat.seat), boxes[seat.seat],
+                                    f"file {0 if role == 'host' else 1}")
+    raise KeyProblem(f"key {me.name!r}: the {player.side}' chain is sealed to none of your seats")
 
 
 def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
               propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
-              view: Outlook | None = None) -> SignedFile:
+              view: Outlook | None = None, hand: str = "") -> SignedFile:
     """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
     rules, or accept those the last file proposes (pbem.game.ruleschange). `view`: my outlook(game, me,
     accept_rules), if the caller has it (the last file is then not resolved again)."""
@@ -196,7 +275,11 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
         note=note,
         propose_rules=propose_rules,
         accept_rules=game.files[-1].hash_hex if accept_rules else "",
+        seat=view.seat.seat if view.seat is not None else "",
+        hand=hand,
     )
+    if hand and view.seat is None:
+        raise UsageError("--hand is for team games: there is no other seat to hand your file to")
     signed = movefile.sign(body, me)
     # Check the new file as the opponent will, before anyone sees it (the last file's resolution is the
     # outlook's: the same function of the same files and reveal, and checked against what the file records).

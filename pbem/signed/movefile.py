@@ -49,6 +49,24 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     nonce: str  # 32 hex digits, fresh per set-up file: part of the chain's seed
 
 
+class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A seat of a team game (docs/protocol.md, "Team games"): who sits there and the commands he holds."""
+
+    seat: str  # the seat's id: 1..32 of a-z, 0-9, '-'; files of a team game name the seat that signed them
+    name: str  # the person's name, as a player's
+    side: str
+    key: str  # base64 Ed25519 public key of the person sitting there (one person may hold several seats)
+    commands: list[str]  # the ruleset's names of the commands the seat holds (its `commands`)
+    address: str = ""  # where every file of the game is mailed for this seat ("": handed on by other means)
+
+
+class Roster(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Each side's seats, and its lead: the seat that holds the side's whole decisions and its reveal chain."""
+
+    seats: list[Seat]
+    lead: dict[str, str]  # side -> seat id
+
+
 class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
     pbem: int
     game: str
@@ -58,8 +76,10 @@ class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field
     time: int  # the author's clock, seconds since 1970 (informative: "since when")
 
 
-class Invite(_Header, frozen=True, tag="invite"):
-    """File 0, by the host: the game, the ruleset, the exact rules data, the host."""
+# omit_defaults: a team game's fields are written only when used, so a two-player invitation or
+# acceptance encodes byte for byte as it did before they existed.
+class Invite(_Header, frozen=True, tag="invite", omit_defaults=True):
+    """File 0, by the host: the game, the ruleset, the exact rules data, the host (and a team game's roster)."""
 
     ruleset: str
     ruleset_version: str
@@ -70,12 +90,19 @@ class Invite(_Header, frozen=True, tag="invite"):
     scenario_data: str  # the scenario itself if not built in, else ""
     options: dict[str, OptionValue]
     host: Player
+    roster: Roster | None = None  # a team game's seats; None: two players, one a side
+    seals: dict[str, str] = {}  # seat id -> the host side's chain seed sealed to that seat (pbem.signed.seals)
 
 
-class Accept(_Header, frozen=True, tag="accept"):
-    """File 1, by the guest: his key, side and anchor. It carries no decisions."""
+class Accept(_Header, frozen=True, tag="accept", omit_defaults=True):
+    """File 1, by the guest: his key, side and anchor. It carries no decisions.
+
+    In a team game the guest is the guest side's lead seat, and file 1 also carries every other seat's
+    own acceptance (`joined`) and the guest side's chain seed sealed to its other seats (`seals`)."""
 
     guest: Player
+    joined: dict[str, str] = {}  # seat id -> base64 of the seat's signature taking its place (pbem.signed.seals)
+    seals: dict[str, str] = {}
 
 
 class RulesProposal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -98,6 +125,8 @@ class Move(_Header, frozen=True, tag="move", omit_defaults=True):
     note: str  # a message to the opponent, shown in reports ("" for none)
     propose_rules: RulesProposal | None = None  # the author offers other rules from his opponent's next file
     accept_rules: str = ""  # hex SHA-256 of file k-1, whose proposal the author accepts (docs/protocol.md)
+    seat: str = ""  # a team game's: the seat that signed the file ("" in a two-player game)
+    hand: str = ""  # a team game's: the seat the lead hands his side's next file to (no decisions then)
 
 
 Body = Union[Invite, Accept, Move]
@@ -201,11 +230,18 @@ def _check_fields(body: Body, what: str) -> None:
         raise MalformedFile(f"{what}: prev is not a hex SHA-256")
     if isinstance(body, Invite):
         _check_player(body.host, what)
+        if body.roster is not None or body.seals:
+            _check_roster(body, what)
         for name in ("rules_hash", "scenario_hash"):
             if not HEX64.match(getattr(body, name)):
                 raise MalformedFile(f"{what}: {name} is not a hex SHA-256")
     elif isinstance(body, Accept):
         _check_player(body.guest, what)
+        for seat, signature in body.joined.items():
+            _check_seat_id(seat, what)
+            if not _canonical_b64(signature, 64):
+                raise MalformedFile(f"{what}: seat {seat}'s acceptance is not the base64 of one Ed25519 signature")
+        _check_seals(body.seals, what)
     else:  # reveal and state written out, not a loop over their names: this runs for every file
         if not HEX64.match(body.reveal):
             raise MalformedFile(f"{what}: reveal is not 64 hex digits")
@@ -220,6 +256,13 @@ def _check_fields(body: Body, what: str) -> None:
                 raise MalformedFile(f"{what}: roll {expected} is out of order or not a die face")
         if body.propose_rules is not None or body.accept_rules:
             _check_rules_change(body, what)
+        if body.seat or body.hand:
+            _check_seat_id(body.seat, what)
+            if body.hand:
+                _check_seat_id(body.hand, what)
+                if body.decisions or body.hand == body.seat:
+                    raise MalformedFile(f"{what}: a file that hands the side's next file on decides nothing "
+                                        "and hands it to another seat")
 
 
 VERSION = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+-]{0,31}\Z")
@@ -241,6 +284,54 @@ def _check_rules_change(body: Move, what: str) -> None:
         raise MalformedFile(f"{what}: the proposal's rules_hash is not a hex SHA-256")
     if proposal.rules_data and hashlib.sha256(proposal.rules_data.encode("utf-8")).hexdigest() != proposal.rules_hash:
         raise MalformedFile(f"{what}: the rules data the proposal carries does not have the hash it names")
+
+
+SEAT_ID = re.compile(r"\A[a-z0-9][a-z0-9-]{0,31}\Z")
+MAX_SEATS = 64
+MAX_COMMAND_CHARS = 100
+
+
+def _check_seat_id(seat: str, what: str) -> None:
+    if not SEAT_ID.match(seat):
+        raise MalformedFile(f"{what}: seat id {textsafe.visible(seat)!r} is not 1..32 of a-z, 0-9, '-'")
+
+
+def _canonical_b64(text: str, length: int) -> bool:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return len(raw) == length and base64.b64encode(raw).decode("ascii") == text
+
+
+def _check_seals(seals: dict[str, str], what: str) -> None:
+    for seat, box in seals.items():
+        _check_seat_id(seat, what)
+        if len(box) > 200:
+            raise MalformedFile(f"{what}: the sealed chain of seat {seat} is too long")
+
+
+def _check_roster(body: Invite, what: str) -> None:
+    """A roster's form: ids, names, keys' spelling, commands as visible text (pbem.game.roster judges the rest)."""
+    roster = body.roster
+    if roster is None:
+        raise MalformedFile(f"{what}: sealed chains without a roster")
+    if not 2 <= len(roster.seats) <= MAX_SEATS:
+        raise MalformedFile(f"{what}: a roster has 2..{MAX_SEATS} seats, not {len(roster.seats)}")
+    for seat in roster.seats:
+        _check_seat_id(seat.seat, what)
+        _check_player(Player(seat.name, seat.key, seat.side, "0" * 64, 1, "0" * 32), f"{what}: seat {seat.seat}")
+        if not _canonical_b64(seat.key, 32):
+            raise MalformedFile(f"{what}: seat {seat.seat}'s key is not the canonical base64 of 32 bytes")
+        for command in seat.commands:
+            if not command or len(command) > MAX_COMMAND_CHARS or textsafe.refused_in_name(command):
+                raise MalformedFile(f"{what}: seat {seat.seat} holds a command that is not one line of "
+                                    f"1..{MAX_COMMAND_CHARS} visible characters")
+        if len(seat.address) > 254 or textsafe.refused_in_name(seat.address or "x"):
+            raise MalformedFile(f"{what}: seat {seat.seat}'s address is not one line of visible text")
+    for side, seat in roster.lead.items():
+        _check_seat_id(seat, what)
+    _check_seals(body.seals, what)
 
 
 def _check_player(player: Player, what: str) -> None:
