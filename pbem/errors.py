@@ -61,6 +61,10 @@ class WrongTurn(PbemError):
     exit_code = 9
 
 
+class OtherSeat(WrongTurn):
+    """A team game's next file is for another seat of the player's own side (docs/protocol.md, "Team games")."""
+
+
 class Equivocation(PbemError):
     """Two different validly signed files for the same step: proof of cheating."""
 

@@ -31,7 +31,7 @@ from pbem.game import ruleset as rulesets
 from pbem.game import session
 from pbem.game import store
 from pbem.signed import textsafe
-from pbem.errors import PbemError, UsageError
+from pbem.errors import OtherSeat, PbemError, UsageError
 
 if TYPE_CHECKING:
     from pbem.signed.movefile import Player
@@ -239,7 +239,11 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         who = waiting.name if waiting else "the guest"
         out(f"waiting on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
         return False
-    view = writing.outlook(game, me)
+    try:
+        view = writing.outlook(game, me)
+    except OtherSeat as exc:  # a team game: a teammate writes the side's next file
+        out(f"waiting on your teammate: {exc} (since {session.when(game.last_time)})")
+        return False
     for event in view.resolution.events:
         out("  " + textsafe.visible(game.ruleset.describe_event(event, view.resolution.state)))
     now = game.ruleset.describe(view.resolution.state)
@@ -322,6 +326,8 @@ def status(
     out(f"  host  {host.name} ({host.side}) {ids.fingerprint(host.key)}")
     if guest:
         out(f"  guest {guest.name} ({guest.side}) {ids.fingerprint(guest.key)}")
+    for line in cli_team.roster_lines(game):  # a team game: who holds what
+        out("  " + line)
     _setup_report(game.setup, guest, "  ")
     shown = None
     if game.resolved_state is not None:

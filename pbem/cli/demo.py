@@ -56,6 +56,44 @@ def choose_orders(ruleset: Any, state: Any, side: str, chooser: random.Random) -
     return orders
 
 
+def choose_seat_orders(ruleset: Any, state: Any, team: Any, seat: Any, chooser: random.Random) -> tuple[list[str], str]:
+    """A demo seat's orders in a team game (docs/protocol.md, "Team games"): the demo player's choice while
+    it concerns only the seat's commands (or is the whole side's and the seat leads), else a seeded pick
+    among the legal decisions that do. (orders, hand): a lead with nothing of his own to decide hands the
+    side's file to the seat holding a command the rules wait on."""
+    orders: list[str] = []
+    choose = getattr(ruleset, "choose", None)
+    lead = team.roster.lead[seat.side] == seat.seat
+
+    def mine(decision: Any) -> bool:
+        concerned = list(ruleset.commands_of(state, decision))
+        return all(c in seat.commands for c in concerned) if concerned else lead
+
+    for _ in range(50):
+        pending = ruleset.pending(state)
+        if pending.finished or pending.side != seat.side:
+            break
+        decision = choose(state, seat.side, chooser) if choose else None
+        if decision is None or not mine(decision):
+            allowed = [d for d in ruleset.legal(state) if mine(d)]
+            if not allowed:
+                if not orders and lead:
+                    awaited = list(ruleset.awaited_commands(state))
+                    holder = next((team.holder.get((seat.side, c)) for c in awaited
+                                   if team.holder.get((seat.side, c)) not in (None, seat.seat)), "")
+                    return [], holder or ""
+                break
+            decision = chooser.choice(allowed)
+        orders.append(ruleset.format_order(decision))
+        if commitments.is_secret_line(orders[-1]):
+            break
+        try:
+            state, _ = ruleset.apply(state, decision, SealedDice())
+        except NoDiceYet:
+            break
+    return orders, ""
+
+
 def run_demo(
     out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str], None], scenario_name: str | None = None
 ) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 from pbem.errors import MailProblem, PbemError, UsageError
 from pbem.exchange import mailconfig, mailer
 from pbem.game import folder as folder_files
-from pbem.game import store
+from pbem.game import referee, store
 
 
 def report_for(folder: Path, seq: int) -> mailer.Attachment | None:
@@ -33,6 +33,17 @@ def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState,
     return config.games.get(folder.resolve()) or state.learned(game_id)
 
 
+def team_addresses(game: referee.Game, mine: str) -> str:
+    """A team game's file goes to every other seat's address the roster names (one message, all of them)."""
+    if game.team is None:
+        return ""
+    found: list[str] = []
+    for seat in game.team.roster.seats:
+        if seat.address and seat.address.lower() != mine.lower() and seat.address.lower() not in map(str.lower, found):
+            found.append(seat.address)
+    return ", ".join(found)
+
+
 def send_file(
     config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None
 ) -> str:
@@ -40,7 +51,7 @@ def send_file(
     if config.smtp is None:
         raise MailProblem(f"{config.path}: no [smtp] settings; pbem cannot send mail")
     game = store.load(folder)
-    address = to or opponent_address(config, state, folder, game.game_id)
+    address = to or team_addresses(game, config.address) or opponent_address(config, state, folder, game.game_id)
     if not address:
         raise UsageError(
             f"{folder}: no address for your opponent; give --to ADDRESS or add it under [games] in {config.path}"

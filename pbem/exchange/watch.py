@@ -41,7 +41,7 @@ from pbem.game import session
 from pbem.game import store
 from pbem.game import writing
 from pbem.errors import (
-    BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, PbemError, RulesetFailure, RulesetProblem,
+    BrokenChain, FolderProblem, MailProblem, MalformedFile, MissingFile, OtherSeat, PbemError, RulesetFailure, RulesetProblem,
 )
 from pbem.exchange.mailbox import Mailbox, open_mailbox
 from pbem.exchange.mailconfig import MailConfig, MailState
@@ -386,7 +386,11 @@ def answer(
         yield f"game over: {game.result()}"
     elif game.next_author in mine and game.next_seq >= 2:
         me = session.choose_key(game, keys, key, role=game.next_author)
-        view = writing.outlook(game, me)
+        try:
+            view = writing.outlook(game, me)
+        except OtherSeat as exc:
+            yield f"waiting on your teammate: {exc}"
+            return
         if not view.pending.finished and view.pending.side == game.player(view.role).side:
             result.decisions.append(folder)
             yield (f"your decision: {view.pending.prompt} (see: pbem legal {folder}; then pbem move {folder} ORDERS... "
@@ -406,7 +410,10 @@ def acknowledge(folder: Path, keys: Path, key: str | None) -> Path | None:
         if game.finished() or game.next_seq < 2 or game.next_author not in session.my_roles(game, keys, key):
             return written
         me = session.choose_key(game, keys, key, role=game.next_author)
-        view = writing.outlook(game, me)
+        try:
+            view = writing.outlook(game, me)
+        except OtherSeat:  # a team game: the side's next file is a teammate's
+            return written
         player = game.player(view.role)
         assert player is not None
         if not view.pending.finished and view.pending.side == player.side:

@@ -18,7 +18,7 @@ from pbem.signed import chain
 from pbem.signed import identity as ids
 from pbem.signed import movefile
 from pbem.signed import textsafe
-from pbem.errors import GameOver, KeyProblem, MalformedFile, UsageError, WrongTurn
+from pbem.errors import GameOver, OtherSeat, KeyProblem, MalformedFile, UsageError, WrongTurn
 from pbem.game.checked import Game, Resolution, Setup, sha256_hex, state_hash
 from pbem.signed.identity import Identity
 from pbem.signed.movefile import Accept, Invite, Move, Player, SignedFile
@@ -227,8 +227,8 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
     if game.team is not None:
         seat = rosters.next_seat(game.team, game.ruleset, resolved.state, player.side, game.handed(game.next_seq))
         if seat not in my_seats(game, me):
-            raise WrongTurn(f"it is not your turn: the {player.side}' file {game.next_seq} is for "
-                            f"{game.team.describe(seat)}")
+            raise OtherSeat(f"your side's file {game.next_seq} is for {game.team.describe(seat)}, "
+                            "not for your seat")
     if accept_rules:
         resolution, changed = take_effect(game, game.next_seq, game.files[-1].hash_hex, resolved,
                                           f"file {game.next_seq}")
