@@ -47,6 +47,25 @@ Optional (pbem/cli/orders.py asks with getattr and says so when missing):
   lines to keep or change, the options as `#` comment lines (which
   `parse_orders` skips).
 
+For team games (optional; issue 26): several seats a side, each holding some of
+its commands, a file's decisions concerning only those its signer holds. Without
+these a side is one seat.
+- `commands(scenario_data, rules_data)` -> {side: [command, ...]} for each side
+  of `sides(...)`: the names a roster assigns to seats, each once, the side's
+  first command first (it holds the side-wide decisions unless the roster says
+  otherwise; War Galley: the Admiral). A command keeps its name all game, even
+  when its piece changes hands in play.
+- `commands_of(state, decision)` -> the commands a decision (its JSON form, as
+  signed) concerns, in the state it is applied to; [] for a decision of the
+  whole side. A decision that concerns commands and the side's share too names
+  the side's first command with them. Pure; a value that is no decision raises
+  one of `illegal_errors`, as `apply` would.
+- `awaited_commands(state)` -> the commands the pending decision may concern;
+  [] when it is the whole side's, or nobody decides. Where it may be answered
+  for the side as well, the side's first command is among them. Orders a side
+  may give whenever it decides (War Galley: transfers, standing orders,
+  concession) are not counted.
+
 For the board (optional; `pbem play`, docs/play.md): `play_options(state, picks)` -> the pending
   decision as things to click, as plain JSON data, after the click path `picks` (a list of option keys
   the previous answers offered): {"offered": bool, "side", "prompt", "steps": [what was picked, in

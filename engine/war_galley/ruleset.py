@@ -29,7 +29,7 @@ from engine.war_galley.battles.scenario_files import (
 from engine.war_galley.battles.scenario_layout import side_galleys
 from engine.war_galley.battles.setup import new_game
 from engine.war_galley.map_and_galleys import rulesdata
-from engine.war_galley.play import describe, notation, reactions_text
+from engine.war_galley.play import commands, describe, notation, reactions_text
 from engine.war_galley.play import dispatch as play
 
 # The legal-action generator, the demo player, the board, draft and explanation are imported by
@@ -113,6 +113,10 @@ class WarGalley(Adapter):
 
     def sides(self, scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
         return _sides(scenario_data, rules_data)
+
+    def commands(self, scenario_data: bytes, rules_data: bytes) -> dict[str, list[str]]:
+        """Each side's Admiral and Squadron Commanders by name, its Admiral first (engine.war_galley.play.commands)."""
+        return {side: list(names) for side, names in _commands(scenario_data, rules_data).items()}
 
     # --- the contract ---
     def new_game(self, scenario_data: bytes, rules_data: bytes, options: dict[str, Any]) -> GameState:
@@ -230,6 +234,15 @@ class WarGalley(Adapter):
         from engine.war_galley.play import clicks
         return clicks.play_options(state, picks)
 
+    # --- team games (issue 26): who holds what ---
+    def commands_of(self, state: GameState, decision: Any) -> list[str]:
+        """The commands a decision concerns, [] for the whole side's (engine.war_galley.play.commands)."""
+        return commands.commands_of(state, decision)
+
+    def awaited_commands(self, state: GameState) -> list[str]:
+        """The commands the pending decision may concern, [] for a side-wide one or nobody's."""
+        return commands.awaited_commands(state)
+
     # --- reports (docs/reports.md) ---
     report_templates = "war_galley"  # templates/war_galley/
 
@@ -263,6 +276,11 @@ def _sides(scenario_data: bytes, rules_data: bytes) -> tuple[str, str]:
         return spec.sides[0].key, spec.sides[1].key
     s = game_scenario(scenario_data, rules_data)
     return s.sides[0].key, s.sides[1].key
+
+
+@lru_cache(maxsize=8)  # asked of every set-up file that names seats
+def _commands(scenario_data: bytes, rules_data: bytes) -> dict[str, tuple[str, ...]]:
+    return {side: tuple(names) for side, names in commands.commands(scenario_data, rules_data).items()}
 
 
 RULESET = WarGalley()
