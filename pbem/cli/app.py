@@ -234,10 +234,8 @@ def _report_status(game: referee.Game, keys: Path, key: str | None, auto_reply: 
         role = writing.my_role(game, me)
     except PbemError:
         me, role = None, None
-    waiting = game.player(game.next_author)
     if me is None or role != game.next_author or game.next_seq < 2:
-        who = waiting.name if waiting else "the guest"
-        out(f"waiting on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
+        out(f"waiting on {game.awaited()} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}")
         return False
     try:
         view = writing.outlook(game, me)
@@ -373,9 +371,7 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
     ruleset = game.ruleset
     for seq, signed in enumerate(game.files):
         body = signed.body
-        player = game.player(body.author)
-        who = f"{player.name} ({player.side})" if player else body.author
-        out(f"file {seq} by {who}, {session.when(body.time)}, sha256 {signed.hash_hex[:16]}")
+        out(f"file {seq} by {game.signer(seq)}, {session.when(body.time)}, sha256 {signed.hash_hex[:16]}")
         if isinstance(body, movefile.Invite):
             out(f"  invites to {body.ruleset} {body.ruleset_version}, scenario {body.scenario}, rules data {body.rules_hash[:16]}")
         elif isinstance(body, movefile.Accept):
@@ -402,8 +398,7 @@ def history(folder: Annotated[Path, typer.Argument(help="The game folder.")]) ->
     if game.finished():
         out(f"game over: {game.result()}")
     else:
-        waiting = game.player(game.next_author)
-        out(f"waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}")
+        out(f"waiting on {game.awaited()} for file {game.next_seq} since {session.when(game.last_time)}")
 
 
 @app.command()
@@ -440,8 +435,7 @@ def verify(
     if game.finished():
         state = f"finished: {game.result()}"
     else:
-        waiting = game.player(game.next_author)
-        state = f"in progress, waiting on {waiting.name if waiting else 'the guest'} for file {game.next_seq} since {session.when(game.last_time)}"
+        state = f"in progress, waiting on {game.awaited()} for file {game.next_seq} since {session.when(game.last_time)}"
     out(f"ok: game {game.game_id} ({game.ruleset.name} {game.setup.scenario_name}), {len(game.files)} files verified; {players}; {state}")
     out(f"rules: {game.judged_by_text()}")
 

@@ -71,8 +71,7 @@ def _arrived(config: MailConfig, folder: Path, seqs: list[int], result: Round, k
     elif game.finished():
         whose = "nobody's: the game is over"
     else:
-        waiting = game.player(game.next_author)
-        whose = "yours" if game.next_author in mine else f"{waiting.name if waiting else game.next_author}'s"
+        whose = "yours" if game.next_author in mine else f"{game.awaited()}'s"
     what = f"file {last} from {author.name if author else movefile.author_of(last)}"
     problem = notify.run(config.notify, notify.Arrival(folder.name, str(folder), what, whose))
     if problem:

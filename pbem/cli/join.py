@@ -49,6 +49,11 @@ def accept(source: str, out_folder: Path, name: str, chain_length: int, again: b
         from pbem.signed import movefile
 
         seats = team.joined_of(joined, movefile.parse(invitation[0], invitation[1]))
+    elif by_id:  # the seats' acceptances that came by mail (pbem join mails them to this side's lead)
+        from pbem.signed import movefile
+
+        state = mailconfig.MailState(mailconfig.state_path(mailconfig.load(config).path))
+        seats = invitations.joined(state, movefile.parse(invitation[0], invitation[1]).body.game) or None
     game, path = session.accept(invitation, out_folder, me, name, chain_length, seats)
     cli_player.record_acceptance(game.game_id, me, keys, path)
     if sender is None:
@@ -66,7 +71,7 @@ def accept(source: str, out_folder: Path, name: str, chain_length: int, again: b
     from pbem.cli.mail import send_file
 
     try:
-        address = send_file(settings, state, out_folder, 1, sender)
+        address = send_file(settings, state, out_folder, 1, None if game.team is not None else sender)
     except MailProblem as exc:
         raise MailProblem(f"{exc}; the acceptance is written ({path}): pbem send {out_folder} sends it") from None
     return game, path, address

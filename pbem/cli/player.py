@@ -180,9 +180,8 @@ def shown(text: str) -> str:
 def waiting_line(game: referee.Game) -> str:
     if game.finished():
         return f"game over: {game.result()}"
-    waiting = game.player(game.next_author)
-    who = shown(waiting.name) if waiting else "your opponent's acceptance"
-    return f"the game waits on {who} ({game.next_author}) for file {game.next_seq} since {session.when(game.last_time)}"
+    return (f"the game waits on {shown(game.awaited())} ({game.next_author}) for file {game.next_seq} "
+            f"since {session.when(game.last_time)}")
 
 
 def _my_role(game: referee.Game, keys: Path, key: str | None) -> str | None:

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Optional
 import msgspec
 import typer
 
-from pbem.cli.mail import KeyOption, KeysOption
+from pbem.cli.mail import ConfigOption, KeyOption, KeysOption
 from pbem.errors import MalformedFile, MissingFile, UsageError, WrongGame
 from pbem.game import folder as folders
 from pbem.game import referee, session, writing
@@ -126,32 +126,99 @@ def register(app: typer.Typer) -> None:
 
     @app.command("join")
     def join(
-        invitation: Annotated[Path, typer.Argument(help="The team game's invitation (file 0): raw, armored or a saved mail.")],
+        invitation: Annotated[str, typer.Argument(help="The team game's invitation: a file (raw, armored, a saved mail) or the id pbem mail printed.")],
         seat: Annotated[str, typer.Option(help="Your seat's id, as the invitation's roster names it.")],
         out_folder: Annotated[Path, typer.Option("--out", help="New folder for this game (you follow it there).")],
+        config: ConfigOption = None,
         key: KeyOption = None,
         keys: KeysOption = None,
     ) -> None:
-        """Take your seat in a team game: write your signed acceptance for the guest side's lead to carry."""
-        from pbem.exchange import intake
+        """Take your seat in a team game: your signed acceptance, mailed to the other side's lead (or saved)."""
+        from pbem.cli import join as joining
 
         folder = ids.key_folder(keys)
         me = ids.load(key, folder) if key else _only_key(folder)
-        raw, what = intake.one_file(invitation)
+        (raw, what), sender, by_id = joining._source(invitation, config)
         game = referee.replay([raw], [what])
+        team = game.team
+        if team is None:
+            raise UsageError(f"{what}: not a team game; accept it with pbem accept")
         accepted = seat_file(game.files[0], me, seat)
         session.start(out_folder, game.files[0])
         path = out_folder / f"seat-{seat}.json"
         folders.write_atomic(path, accepted)
-        team = game.team
-        assert team is not None
         mine = team.by_id[seat]
-        out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you take "
-            f"{team.describe(mine)} of the {mine.side}")
         guest_lead = next(team.lead(s) for s in team.roster.lead if s != game.setup.host.side)
-        out(f"send {path} to the {guest_lead.side}' lead, {guest_lead.name}"
-            + (f" <{guest_lead.address}>" if guest_lead.address else "")
-            + f": he accepts with pbem accept INVITATION --joined {path.name} ...")
+        out(f"game {game.game_id}: {game.ruleset.name} {game.setup.scenario_name}; you take {team.describe(mine)}")
+        mailed = _mail_seat(game, out_folder, seat, guest_lead, sender, by_id, config, path)
+        out(f"mailed your acceptance to {mailed}; pbem mail now reads for {out_folder}" if mailed else
+            f"send {path} to the {guest_lead.side}' lead, {guest_lead.name}: he accepts with "
+            f"pbem accept INVITATION --joined {path.name} ...")
+
+
+    @app.command("seat")
+    def seat_command(
+        folder: Annotated[Path, typer.Argument(help="The team game's folder.")],
+        seat: Annotated[str, typer.Option(help="The seat of your side that passes to another person.")] = "",
+        to_key: Annotated[str, typer.Option("--to-key", help="The new holder's public key: base64, or his .pub file.")] = "",
+        name: Annotated[str, typer.Option(help="The new holder's name.")] = "",
+        address: Annotated[str, typer.Option(help="The new holder's mail address.")] = "",
+        accept: Annotated[bool, typer.Option("--accept", help="Accept the seat change the other side's last file proposes.")] = False,
+        key: KeyOption = None,
+        keys: KeysOption = None,
+    ) -> None:
+        """A seat changes hands (a player drops out): propose it in your side's next file, or accept theirs."""
+        from pbem.game import store
+
+        folder_keys = ids.key_folder(keys)
+        game = store.load(folder)
+        if game.team is None:
+            raise UsageError(f"{folder}: not a team game; it has no seats to hand on")
+        me = session.choose_key(game, folder_keys, key, role=game.next_author)
+        if accept:
+            path, _, _ = session.move(folder, me, [], "", folder_keys, known=game, accept_seat=True)
+            out(f"wrote {path}: it accepts the seat change; send it (pbem send {folder}, or pbem mail)")
+            return
+        if not (seat and to_key and name):
+            raise UsageError("give --seat, --to-key and --name (or --accept)")
+        new_key = _key_text(to_key, Path("."), "--to-key")
+        path, _, _ = session.move(folder, me, [], "", folder_keys, known=game, seat_change=(seat, name, new_key, address))
+        out(f"wrote {path}: seat {seat} passes to {name} ({ids.fingerprint(new_key)}) once the other side's next file "
+            f"accepts it (pbem seat GAME --accept); send it (pbem send {folder}, or pbem mail)")
+
+
+def _mail_seat(game: Any, out_folder: Path, seat: str, lead: Seat, sender: str | None, by_id: bool,
+               config: Path | None, path: Path) -> str | None:
+    """Mail the seat's acceptance (X-Pbem-Seat, with the invitation attached) to the other side's lead, when the
+    invitation came by mail and his address is known; the folder becomes pbem mail's."""
+    from pbem.errors import MailProblem
+    from pbem.exchange import invitations, mailconfig, mailer
+
+    if sender is None:
+        return None
+    try:
+        settings = mailconfig.load(config)
+    except MailProblem:
+        if by_id:
+            raise
+        return None
+    address = lead.address
+    if not address:
+        return None
+    state = mailconfig.MailState(mailconfig.state_path(settings.path))
+    state.add_game(out_folder, sender)
+    invitations.done(state, game.game_id)
+    state.save()
+    if settings.smtp is None:
+        raise MailProblem(f"{settings.path}: no [smtp] settings; send {path} to {address} by hand")
+    _, signature = read_seat_file(path, game.files[0])
+    message = mailer.compose(game, 0, settings.address, settings.name, address)
+    del message["Subject"]
+    message["Subject"] = mailer.visible(f"pbem {game.setup.scenario_name} {game.game_id[:8]}: seat {seat} takes "
+                                        "its place")
+    message["X-Pbem-Seat"] = f"{seat} {signature}"
+    mailer.send(settings.smtp, message)
+    return address
 
 
 def joined_of(paths: list[Path], invite: movefile.SignedFile) -> dict[str, str]:

@@ -53,7 +53,7 @@ def summary(game: referee.Game, seq: int) -> str:
     signed = game.files[seq]
     body = signed.body
     player = game.player(body.author)
-    who = player.name if player else body.author
+    who = game.signer(seq) if game.team is not None else player.name if player else body.author
     head = f"pbem {game.setup.scenario_name} {game.game_id[:8]} file {seq} from {who}"
     if isinstance(body, Invite):
         what = f"invitation to {body.ruleset} {body.scenario}, {body.host.side}"

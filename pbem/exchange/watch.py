@@ -96,6 +96,7 @@ class Message:
     sender: str
     by_game: dict[str, list[tuple[bytes, str]]]
     invitations: list[tuple[bytes, str]] = field(default_factory=list)  # file 0 of a game not here
+    seat: str | None = None  # a team game's seat taking its place (X-Pbem-Seat, pbem join)
 
 
 @dataclass
@@ -220,7 +221,7 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
         elif _is_invitation(file.raw, file.what):
             invites.append((file.raw, file.what))
     if invites and not by_game:
-        return Message(key, what, sender, {}, invites)
+        return Message(key, what, sender, {}, invites, _seat_header(intake.header(parsed, "X-Pbem-Seat")))
     if not by_game:
         claimed = intake.header(parsed, "X-Pbem-Game")
         if broken:
@@ -233,6 +234,19 @@ def _read_one(box: Mailbox, key: str, games: dict[str, Path], state: MailState, 
     return Message(key, what, sender, by_game)
 
 
+def _seat_header(value: str) -> str | None:
+    """X-Pbem-Seat as written (mail folds its long signature into encoded words: joined again here);
+    invitations checks what it says."""
+    from email.header import decode_header, make_header
+
+    if not value:
+        return None
+    try:
+        return " ".join(str(make_header(decode_header(value))).split())[:200]
+    except Exception:  # the header's bytes are the sender's: a broken one is refused as not a seat's
+        return value
+
+
 def _is_invitation(raw: bytes, what: str) -> bool:
     try:
         return isinstance(movefile.parse(raw, what).body, movefile.Invite)
@@ -243,9 +257,14 @@ def _is_invitation(raw: bytes, what: str) -> bool:
 def _offer(message: Message, state: MailState, result: Round) -> None:
     """An invitation by mail: checked and kept for `pbem accept ID`; a bad one refuses its message."""
     for raw, where in message.invitations:
-        offered = invitations.offer(state, raw, f"{message.what}: {where}", message.sender)
+        offered = invitations.offer(state, raw, f"{message.what}: {where}", message.sender, message.seat)
         if offered is not None:
             result.invited.append(offered)
+        if message.seat:
+            game_id = movefile.parse(raw, where).body.game
+            result.lines.append(f"invitation {game_id[:invitations.SHORT_ID]}: seat {message.seat.split()[0]} has "
+                                f"taken its place ({message.what}); seats joined: "
+                                f"{', '.join(sorted(invitations.joined(state, game_id)))}")
 
 
 def _refuse(box: Mailbox, key: str, state: MailState, result: Round, exc: PbemError) -> None:

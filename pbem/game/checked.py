@@ -19,7 +19,7 @@ from pbem.errors import PbemError, RulesetFailure, RulesetProblem
 from pbem.game.gamefiles import GameFiles
 from pbem.signed.movefile import Move, Player, author_of
 from pbem.game.ruleset import Ruleset
-from pbem.game.roster import Team
+from pbem.game.roster import Team, changed
 
 
 def sha256_hex(data: bytes) -> str:
@@ -97,6 +97,9 @@ class Game:
     eras: list[tuple[int, Setup]] = field(default_factory=list)
     # the check of the last admitted file's decisions, which its resolution resumes from (check_decisions)
     checked: Checked | None = None
+    # the files that accepted a team game's seat change (pbem.game.roster.change_seat): `setup.team` is the
+    # roster after the last; the state cache is not written for such a game (its key is file 0's roster)
+    seat_changes: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not isinstance(self.files, GameFiles):
@@ -129,12 +132,44 @@ class Game:
     def team(self) -> Team | None:
         return self.setup.team
 
+    def team_at(self, seq: int) -> Team | None:
+        """The roster file `seq` was written under: file 0's, with each seat change accepted before it."""
+        if self.team is None:
+            return None
+        body = self.files[0].body
+        team = Team.of(body.roster)  # type: ignore[union-attr]
+        for accepted in self.seat_changes:
+            if accepted < seq:
+                team = changed(team, self.files[accepted - 1].body.seat_change)  # type: ignore[union-attr]
+        return team
+
     def handed(self, seq: int) -> str:
         """The seat the side's file before `seq` (file seq-2, the same side's) handed file `seq` to, or ""."""
         if seq < 4:
             return ""
         body = self.files[seq - 2].body
         return body.hand if isinstance(body, Move) else ""
+
+    def signer(self, seq: int) -> str:
+        """Who wrote file `seq`, for people: the player's name and side, and in a team game his seat."""
+        body = self.files[seq].body
+        player = self.player(body.author)
+        if player is None:
+            return body.author
+        seat = self.team.by_id.get(body.seat) if self.team is not None and isinstance(body, Move) else None
+        if seat is not None:
+            return f"{seat.name} ({seat.side}, seat {seat.seat})"
+        return f"{player.name} ({player.side})"
+
+    def awaited(self) -> str:
+        """Who the game waits on, as far as everyone can tell: the player, or a team game's side (which of its
+        seats writes follows from the last file's outcome, which only that side can resolve yet)."""
+        player = self.player(self.next_author)
+        if player is None:
+            return "the guest's acceptance"
+        if self.team is None or self.next_seq < 2:
+            return player.name
+        return f"the {player.side} ({', '.join(seat.name for seat in self.team.seats_of(player.side))})"
 
     def role_of_side(self, side: str) -> str:
         return "host" if side == self.setup.host.side else "guest"
@@ -202,7 +237,8 @@ class Game:
         """A copy whose file list and resolutions can grow without touching this one."""
         return Game(self.files.copy(), list(self.names), self.setup, self.guest, copy.copy(self.resolutions),
                     self._initial_state,
-                    self.tip, self.before_tip, self.cached_bytes, list(self.eras), self.checked)
+                    self.tip, self.before_tip, self.cached_bytes, list(self.eras), self.checked,
+                    list(self.seat_changes))
 
     def judged_by(self) -> list[ruleschange.Judged]:
         """Which rules judged which files: the invitation's, then each agreed change's from its file on."""

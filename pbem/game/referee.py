@@ -201,22 +201,38 @@ def admit(game: Game, signed: SignedFile, what: str, signature_checked: bool = F
         if seat is not None and game.team is not None:  # whose file it is follows from the rules and the roster
             with ruleset_call(game.ruleset, what, "finding the seat that writes this file"):
                 expected = roster.next_seat(game.team, game.ruleset, resolution.state, author.side, game.handed(seq))
-            roster.check_seat(game.team, expected, seat.seat, what, seq)
+            if not (body.seat_change is not None and not body.decisions):  # a seat change: any seat of the side
+                roster.check_seat(game.team, expected, seat.seat, what, seq)
             roster.check_hand(game.team, seat, body.hand, what)
+            if body.seat_change is not None:
+                roster.check_change(game.team, seat, body.seat_change, what)
         check_decisions(game, resolution.state, body.author, body.decisions, what, signed.hash, seat)
     except BaseException:
         if game.setup is not before:  # the file is refused: so is the change it accepts
             game.setup, game.eras = before, game.eras[:-1] if len(game.eras) > 2 else []
         raise
+    if body.accept_seat:  # the other side's seat passes to its new holder from the next file on
+        _take_seat_change(game, seq, body.accept_seat, what)
     game.files.append(signed)
     game.names.append(what)
+
+
+def _take_seat_change(game: Game, seq: int, accepted: str, what: str) -> None:
+    proposing = game.files[seq - 1]
+    change = proposing.body.seat_change if isinstance(proposing.body, Move) else None
+    if change is None or game.team is None:
+        raise MalformedFile(f"{what}: it accepts a seat change, but file {seq - 1} proposes none")
+    if accepted != proposing.hash_hex:
+        raise MalformedFile(f"{what}: it accepts the seat change of another file than file {seq - 1}")
+    game.setup = replace(game.setup, team=roster.changed(game.team, change))
+    game.seat_changes.append(seq)
 
 
 def _signer(game: Game, body: Move, side: str, what: str) -> roster.Seat | None:
     """The seat that signed a team game's file (None in a two-player game, where the file names none)."""
     team = game.team
     if team is None:
-        if body.seat or body.hand:
+        if body.seat or body.hand or body.seat_change is not None or body.accept_seat:
             raise MalformedFile(f"{what}: names a seat, but this game is played by two players, not teams")
         return None
     seat = team.by_id.get(body.seat)

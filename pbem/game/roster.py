@@ -20,6 +20,8 @@ of authority are pbem's, the commands are the ruleset's names (its optional `com
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 from typing import Any
 
 from pbem.errors import MalformedFile, NotYourCommand, RulesetProblem, WrongTurn
@@ -174,3 +176,23 @@ def check_authority(team: Team, ruleset: Ruleset, state: Any, seat: Seat, decisi
             held_by = team.describe(team.by_id[holder]) if holder else "no seat"
             raise NotYourCommand(f"{what}: decision {number} concerns {command}, held by {held_by}, "
                                  f"not by {team.describe(seat)}")
+
+
+# ----- a seat changing hands -------------------------------------------------------------------
+
+
+def check_change(team: Team, proposer: Seat, change: Any, what: str) -> None:
+    """A proposal that a seat of the proposer's side pass to another key (never one of the other side's)."""
+    target = team.by_id.get(change.seat)
+    if target is None or target.side != proposer.side:
+        raise MalformedFile(f"{what}: it hands seat {change.seat!r} on, which is not a seat of the {proposer.side}")
+    ids.check_public(change.key, f"{what}: the seat's new holder")
+    if any(ids.same_key(seat.key, change.key) for seat in team.roster.seats if seat.side != proposer.side):
+        raise MalformedFile(f"{what}: the seat's new key sits on the other side; a player plays one side")
+
+
+def changed(team: Team, change: Any) -> Team:
+    """The roster once a seat change is accepted: the seat as it was, held by the new person."""
+    seats = [replace(seat, name=change.name, key=change.key, address=change.address) if seat.seat == change.seat
+             else seat for seat in team.roster.seats]
+    return Team.of(Roster(seats, team.roster.lead))

@@ -248,20 +248,25 @@ def parse_orders(game: Game, state: Any, lines: list[str], secrets: Any = None) 
 def move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None = None,
     propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None, hand: str = "",
+    seat_change: Any = None, accept_seat: bool = False,
 ) -> tuple[Path, SignedFile, writing.Outlook]:
     """Write my next file; it may propose other rules (a movefile.RulesProposal) or accept the rules
     change the last file proposes (pbem.game.ruleschange: then my orders are judged by the new rules);
     in a team game the lead may hand his side's next file to a teammate (`hand`, no orders then)."""
     with lock.hold(folder, "pbem move"):
-        return _move(folder, me, orders, note, keys, propose_rules, accept_rules, known, hand)
+        return _move(folder, me, orders, note, keys, propose_rules, accept_rules, known, hand, seat_change,
+                     accept_seat)
 
 
 def _move(
     folder: Path, me: Identity, orders: list[str], note: str, keys: Path | None,
     propose_rules: Any = None, accept_rules: bool = False, known: Game | None = None, hand: str = "",
+    seat_change: Any = None, accept_seat: bool = False,
 ) -> tuple[Path, SignedFile, writing.Outlook]:
     game = store.load(folder, known=known)  # read again under the lock: `known` only spares the replay
-    view = writing.outlook(game, me, accept_rules)
+    if seat_change is not None:  # made here, under the lock: its box is bound to the file's number
+        seat_change = writing.seat_change(game, me, *seat_change)
+    view = writing.outlook(game, me, accept_rules, any_seat=seat_change is not None and not orders)
     player = game.player(view.role)
     assert player is not None
     pending_secrets: list[str] = []
@@ -280,7 +285,8 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
-    signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view, hand)
+    signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view, hand, seat_change,
+                               accept_seat)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

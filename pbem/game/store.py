@@ -216,7 +216,7 @@ def save_loaded() -> None:
 def save(folder: Path, game: Game) -> None:
     """Write the game's latest resolvable state beside it."""
     count = len(game.files)
-    if count < 3 or game.eras:  # after a rules change the cache's key (file 0's rules) would not say which rules
+    if count < 3 or game.eras or game.seat_changes:  # the key (file 0's rules and roster) would not say which
         return
     ruleset = game.ruleset
     if game.cached_bytes is not None and game.cached_bytes[0] == count - 2:

@@ -96,6 +96,25 @@ def _seal_side(roster: Roster, side: str, lead: Identity, game_id: str, anchor: 
             for seat in roster.seats if seat.side == side and not ids.same_key(seat.key, lead.public_b64)}
 
 
+def change_context(game_id: str, anchor: str, seat: str, seq: int) -> bytes:
+    """A seat change's box is bound to the file that proposes it, as a set-up file's to the seat."""
+    return sealing.context(game_id, anchor, seat) + f"@{seq}".encode("ascii")
+
+
+def seat_change(game: Game, me: Identity, seat_id: str, name: str, key: str, address: str) -> movefile.SeatChange:
+    """A proposal that my side's seat `seat_id` pass to `key`: the side's chain sealed to it (any seat of the
+    side may propose, in a file that decides nothing; the other side's next file accepts it)."""
+    role = my_role(game, me)
+    player = game.player(role)
+    assert player is not None
+    _check_name(name)
+    ids.check_public(key, "the seat's new holder")
+    seed = side_seed(game, me, role)
+    box = sealing.seal(me.private_raw(), ids.public_raw(key, "the seat's new holder"),
+                       change_context(game.game_id, player.anchor, seat_id, game.next_seq), seed)
+    return movefile.SeatChange(seat_id, name, key, box, address)
+
+
 def take_seat(invite: SignedFile, me: Identity, seat_id: str) -> str:
     """A seat's own acceptance of a team game's invitation: its signature, for the guest lead's file 1."""
     body = invite.body
@@ -197,8 +216,9 @@ class Outlook:
     seat: Seat | None = None
 
 
-def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
-    """Resolve the last file with my own next reveal (only the next author may)."""
+def outlook(game: Game, me: Identity, accept_rules: bool = False, any_seat: bool = False) -> Outlook:
+    """Resolve the last file with my own next reveal (only the next author may). `any_seat`: a team game's
+    file that proposes a seat change and decides nothing, which any seat of the side may write."""
     role = my_role(game, me)
     if game.finished():
         raise GameOver(f"the game is over: {game.result()}")
@@ -226,6 +246,8 @@ def outlook(game: Game, me: Identity, accept_rules: bool = False) -> Outlook:
     seat = None
     if game.team is not None:
         seat = rosters.next_seat(game.team, game.ruleset, resolved.state, player.side, game.handed(game.next_seq))
+        if seat not in my_seats(game, me) and any_seat:
+            seat = next(mine for mine in my_seats(game, me) if mine.side == player.side)
         if seat not in my_seats(game, me):
             raise OtherSeat(f"your side's file {game.next_seq} is for {game.team.describe(seat)}, "
                             "not for your seat")
@@ -243,6 +265,15 @@ def side_seed(game: Game, me: Identity, role: str) -> bytes:
     assert player is not None
     if ids.same_key(player.key, me.public_b64) or game.team is None:
         return chain.seed(me.private_raw(), game.game_id, player.nonce)
+    team = game.team
+    assert team is not None
+    for seq in range(len(game.files) - 1, 1, -1):  # a seat that changed hands: sealed in the proposing file
+        change = getattr(game.files[seq].body, "seat_change", None)
+        if change is not None and ids.same_key(change.key, me.public_b64):
+            proposer = game.team_at(seq).by_id[game.files[seq].body.seat]  # type: ignore[union-attr]
+            return sealing.open_box(me.private_raw(), ids.public_raw(proposer.key, "the proposer's key"),
+                                    change_context(game.game_id, player.anchor, change.seat, seq), change.box,
+                                    f"file {seq}")
     body = game.files[0 if role == "host" else 1].body
     boxes = body.seals if isinstance(body, (Invite, Accept)) else {}
     for seat in my_seats(game, me):
@@ -255,7 +286,8 @@ def side_seed(game: Game, me: Identity, role: str) -> bytes:
 
 def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
               propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
-              view: Outlook | None = None, hand: str = "") -> SignedFile:
+              view: Outlook | None = None, hand: str = "", seat_change: movefile.SeatChange | None = None,
+              accept_seat: bool = False) -> SignedFile:
     """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
     rules, or accept those the last file proposes (pbem.game.ruleschange). `view`: my outlook(game, me,
     accept_rules), if the caller has it (the last file is then not resolved again)."""
@@ -277,6 +309,8 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
         accept_rules=game.files[-1].hash_hex if accept_rules else "",
         seat=view.seat.seat if view.seat is not None else "",
         hand=hand,
+        seat_change=seat_change,
+        accept_seat=game.files[-1].hash_hex if accept_seat else "",
     )
     if hand and view.seat is None:
         raise UsageError("--hand is for team games: there is no other seat to hand your file to")

@@ -113,6 +113,17 @@ class RulesProposal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules_data: str  # the rules data itself if no release keeps it by hash, else ""
 
 
+class SeatChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A team game's seat passing to another person (docs/protocol.md, "Team games"): proposed by a file of the
+    seat's side, in force once the other side's next file accepts it."""
+
+    seat: str
+    name: str
+    key: str  # the new holder's base64 Ed25519 public key
+    box: str  # the side's chain seed sealed to the new key by the proposing seat (pbem.signed.seals)
+    address: str = ""
+
+
 # omit_defaults: the two fields of a rules change are written only when used, so every file without one
 # encodes byte for byte as files did before they existed (and those files still verify).
 class Move(_Header, frozen=True, tag="move", omit_defaults=True):
@@ -127,6 +138,8 @@ class Move(_Header, frozen=True, tag="move", omit_defaults=True):
     accept_rules: str = ""  # hex SHA-256 of file k-1, whose proposal the author accepts (docs/protocol.md)
     seat: str = ""  # a team game's: the seat that signed the file ("" in a two-player game)
     hand: str = ""  # a team game's: the seat the lead hands his side's next file to (no decisions then)
+    seat_change: SeatChange | None = None  # a team game's: a seat of the author's side passes to another person
+    accept_seat: str = ""  # hex SHA-256 of file k-1, whose seat change the author (the other side) accepts
 
 
 Body = Union[Invite, Accept, Move]
@@ -256,6 +269,8 @@ def _check_fields(body: Body, what: str) -> None:
                 raise MalformedFile(f"{what}: roll {expected} is out of order or not a die face")
         if body.propose_rules is not None or body.accept_rules:
             _check_rules_change(body, what)
+        if body.seat_change is not None or body.accept_seat:
+            _check_seat_change(body, what)
         if body.seat or body.hand:
             _check_seat_id(body.seat, what)
             if body.hand:
@@ -302,6 +317,20 @@ def _canonical_b64(text: str, length: int) -> bool:
     except (ValueError, binascii.Error):
         return False
     return len(raw) == length and base64.b64encode(raw).decode("ascii") == text
+
+
+def _check_seat_change(body: Move, what: str) -> None:
+    if body.accept_seat and not HEX64.match(body.accept_seat):
+        raise MalformedFile(f"{what}: accept_seat is not a hex SHA-256")
+    change = body.seat_change
+    if change is None:
+        return
+    _check_seat_id(change.seat, what)
+    _check_player(Player(change.name, change.key, "", "0" * 64, 1, "0" * 32), f"{what}: the seat's new holder")
+    if not _canonical_b64(change.key, 32):
+        raise MalformedFile(f"{what}: the seat's new key is not the canonical base64 of 32 bytes")
+    if len(change.box) > 200 or len(change.address) > 254 or textsafe.refused_in_name(change.address or "x"):
+        raise MalformedFile(f"{what}: the seat change's sealed chain or address is malformed")
 
 
 def _check_seals(seals: dict[str, str], what: str) -> None:

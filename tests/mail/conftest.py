@@ -4,7 +4,7 @@
   certificate signed by a throw-away CA made here with `cryptography`; a
   handler delivers each message into the recipient's Maildir.
 - IMAP: Debian's dovecot-imapd run as a non-daemon (`dovecot -F`) with its
-  own base_dir, a passwd-file of the two players, those Maildirs, STARTTLS
+  own base_dir, a passwd-file of the players (two, and a team game's two more), those Maildirs, STARTTLS
   with the same CA, on a free port of 127.0.0.1.
 """
 
@@ -29,6 +29,8 @@ import pytest
 
 DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists() else None)
 PLAYERS = {"alice": "alice-secret", "bob": "bob-secret"}
+TEAMMATES = {"carol": "carol-secret", "dave": "dave-secret"}  # a team game's other two seats (tests/mail/test_team_by_mail.py)
+USERS = {**PLAYERS, **TEAMMATES}  # every mailbox the servers hold
 DOMAIN = "pbem.test"
 
 
@@ -152,7 +154,7 @@ def _authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data
 
     if isinstance(data, LoginPassword):
         user = data.login.decode()
-        return AuthResult(success=PLAYERS.get(user) == data.password.decode(), handled=False)
+        return AuthResult(success=USERS.get(user) == data.password.decode(), handled=False)
     return AuthResult(success=False, handled=False)
 
 
@@ -218,14 +220,14 @@ def mail_system(tmp_path: Path) -> Iterator[MailSystem]:
     mail.mkdir()
     internal = "dovecot" if os.getuid() == 0 else pwd.getpwuid(os.getuid()).pw_name
     maildirs: dict[str, Path] = {}
-    for user in PLAYERS:
+    for user in USERS:
         mailbox.Maildir(mail / user, create=True).close()
         for sub in ("", "cur", "new", "tmp"):
             shutil.chown(mail / user / sub, internal, internal)
         maildirs[user] = mail / user
     shutil.chown(mail, internal, internal)
     users = base / "users"
-    users.write_text("".join(f"{user}:{{PLAIN}}{password}:::::\n" for user, password in PLAYERS.items()))
+    users.write_text("".join(f"{user}:{{PLAIN}}{password}:::::\n" for user, password in USERS.items()))
     imap_port, smtp_port = free_port(), free_port()
     for sub in ("run", "state"):
         (base / sub).mkdir()

@@ -7,6 +7,7 @@ refused with its own error, one line naming what and why, and leaves the receivi
 from __future__ import annotations
 
 import base64
+import shutil
 from msgspec.structs import replace
 from pathlib import Path
 from typing import Any
@@ -228,3 +229,57 @@ def test_roster_form_round_trips_and_two_player_invitations_carry_none(tmp_path:
     assert b'"address":""' not in invite.raw and b'"address":"carol@example.org"' in invite.raw
     plain = writing.make_invite(keys["alice"], "Alice", rulesets.find("war-galley"), "tauris", "caesarians", {})
     assert b"roster" not in plain.raw and b"seals" not in plain.raw
+
+
+# ----- a seat changes hands ----------------------------------------------------------------------
+
+
+def test_a_seat_changes_hands_by_files_both_sides_sign(tmp_path: Path) -> None:
+    """Carol drops out: Alice's side proposes Erin for seat carol, the Pompeians' next file accepts it; from
+    then on Erin's key writes seat carol's files and Carol's is refused; every folder verifies."""
+    game = games.start(tmp_path)
+    games.play(game, 8)
+    erin = games.ids.generate("erin", tmp_path / "keys" / "erin")
+    while games.PEOPLE[games.whose(game)][1] != "caesarians":
+        games.play(game, len(store.load(game.folder("alice")).files) + 1)
+    person = games.whose(game)
+    path, signed, _ = session.move(game.folder(person), game.me[person], [], "", game.keys(person),
+                                   seat_change=("carol", "Erin", erin.public_b64, "erin@example.org"))
+    assert signed.body.seat_change is not None
+    games.deliver(game, person, path)
+    accepter = games.whose(game)
+    assert games.PEOPLE[accepter][1] == "pompeians"
+    path, signed, _ = session.move(game.folder(accepter), game.me[accepter], [], "", game.keys(accepter),
+                                   accept_seat=True)
+    games.deliver(game, accepter, path)
+    loaded = store.load(game.folder("dave"))
+    assert loaded.team is not None and loaded.team.by_id["carol"].key == erin.public_b64
+    assert loaded.team.by_id["carol"].name == "Erin" and loaded.seat_changes == [len(loaded.files) - 1]
+    # the side's chain, sealed to Erin in the proposing file, opens with her key to the lead's own seed
+    assert writing.side_seed(loaded, erin, "host") == writing.side_seed(loaded, game.me["alice"], "host")
+    # Erin follows the game in her own folder and writes seat carol's files from now on
+    shutil.copytree(game.folder("carol"), tmp_path / "erin", ignore=shutil.ignore_patterns(".pbem-*", "report"))
+    game.me["carol"] = erin
+    (tmp_path / "keys" / "carol").rename(tmp_path / "keys" / "carol-old")
+    shutil.copytree(tmp_path / "keys" / "erin", tmp_path / "keys" / "carol")
+    shutil.rmtree(game.folder("carol"))
+    (tmp_path / "erin").rename(game.folder("carol"))
+    start = len(loaded.files)
+    games.play(game, start + 30)
+    replayed = store.load(game.folder("alice"), use_cache=False)  # every check, the roster's change included
+    later = [f.body for f in replayed.files[start:] if f.body.seat == "carol"]
+    if later:  # whenever seat carol wrote again, Erin's key signed it
+        assert all(games.ids.same_key(replayed.team.by_id["carol"].key, erin.public_b64) for _ in later)
+    old = games.ids.load("carol", tmp_path / "keys" / "carol-old")
+    assert not any(games.ids.same_key(seat.key, old.public_b64) for seat in replayed.team.roster.seats)
+
+
+def test_an_unanswered_seat_change_lapses_and_a_stray_acceptance_is_refused(played: games.TeamGame,
+                                                                               tmp_path: Path) -> None:
+    loaded = store.load(played.folder("alice"))
+    person = games.whose(played)
+    raw = _forged(played, person, person, [])
+    body = movefile.parse(raw, "x").body
+    stray = movefile.sign(replace(body, accept_seat="ab" * 32), played.me[person]).raw
+    _refused(played, next(p for p in games.PEOPLE if p != person), stray, MalformedFile)
+    assert len(store.load(played.folder("alice")).files) == len(loaded.files)
