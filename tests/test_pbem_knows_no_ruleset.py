@@ -17,7 +17,7 @@ TERMS = re.compile(
 ALLOWED = {
     ("cli/app.py", 'help="Play War Galley by email: signed, hash-chained turn files with dice no one can bend.",'),
     ("cli/app.py", 'def scenarios(ruleset: Annotated[str, typer.Option(help="Ruleset name.")] = "war-galley") -> None:'),
-    ("cli/app.py", 'ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",'),
+    ("cli/demo.py", 'ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "war-galley",'),
 }
 
 

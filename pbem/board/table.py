@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.exchange import outbox
-from pbem.errors import IllegalDecision, PbemError, UsageError, WrongTurn
+from pbem.errors import IllegalDecision, OtherSeat, PbemError, UsageError, WrongTurn
 from pbem.game import referee, session, store, writing
 from pbem.reports import frames, report
 from pbem.signed import identity as ids
@@ -37,8 +37,12 @@ class Table:
         self.me: Identity = session.choose_key(self.game, self.keys, self.key_name, role=self.game.next_author)
         self.role = writing.my_role(self.game, self.me)
         self.outlook: writing.Outlook | None = None
+        self.teammate = ""  # a team game: the seat of my side that writes the next file, if not mine
         if not self.game.finished() and self.game.next_author == self.role:
-            self.outlook = writing.outlook(self.game, self.me)
+            try:
+                self.outlook = writing.outlook(self.game, self.me)
+            except OtherSeat as exc:
+                self.teammate = str(exc)
 
     @property
     def state(self) -> Any:
@@ -56,13 +60,20 @@ class Table:
         player = game.player(self.role)
         if game.finished():
             waiting = f"the game is over: {game.result()}"
+        elif self.teammate:
+            waiting = f"waiting on your teammate: {self.teammate}"
         elif self.outlook is None:
-            waiting = f"waiting on your opponent for file {game.next_seq}"
+            waiting = f"waiting on {game.awaited()} for file {game.next_seq}"
         elif self.my_decision():
             waiting = self.outlook.pending.prompt
         else:
             waiting = f"nothing for you to decide ({self.outlook.pending.prompt}): send the file without orders"
-        return {"game": game.game_id, "files": len(game.files), "you": player.name if player else self.role,
+        seats = writing.my_seats(game, self.me)
+        you = (f"{seats[0].name}: {', '.join(game.team.describe(seat) for seat in seats)}"  # type: ignore[union-attr]
+               if seats else player.name if player else self.role)
+        return {"game": game.game_id, "files": len(game.files), "you": you,
+                "seats": [game.team.describe(seat) + f", {seat.side}" for seat in game.team.roster.seats]
+                if game.team is not None else [],
                 "side": player.side if player else None, "yours": self.outlook is not None,
                 "decide": self.my_decision(), "waiting": waiting,
                 "clicks": hasattr(game.ruleset, "play_options"), "not_offered": NOT_OFFERED}
@@ -148,7 +159,8 @@ class Table:
             raise WrongTurn(self.status()["waiting"])
         assert self.outlook is not None
         decisions = session.parse_orders(self.game, self.state, lines)
-        referee.check_decisions(self.game, self.state, self.outlook.role, decisions, "orders")
+        referee.check_decisions(self.game, self.state, self.outlook.role, decisions, "orders",
+                                seat=self.outlook.seat)  # a team game: only my seat's commands
         ruleset = self.game.ruleset
         return {"ok": True, "orders": [ruleset.format_order(d) for d in decisions]}
 

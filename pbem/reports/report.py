@@ -198,6 +198,11 @@ def _file(game: Game, seq: int) -> dict[str, Any]:
     signed = game.files[seq]
     body = signed.body
     who = _player(game, body.author)
+    seat = getattr(body, "seat", "")
+    team = game.team_at(seq) if seat else None
+    if who is not None and team is not None and seat in team.by_id:  # a team game: the seat that signed it
+        who = dict(who, name=f"{team.by_id[seat].name} (seat {seat})",
+                   fingerprint=ids.fingerprint(team.by_id[seat].key))
     entry: dict[str, Any] = {
         "seq": seq, "name": file_name(seq), "author": who, "role": body.author,
         "time": _when(body.time), "hash": signed.hash_hex, "prev": body.prev,
@@ -313,6 +318,9 @@ def _game_facts(game: Game, pending: Any = None) -> dict[str, Any]:
         "id": game.game_id, "ruleset": setup.ruleset.name, "ruleset_version": setup.ruleset.version,
         "scenario": setup.scenario_name, "files": len(game.files),
         "players": [p for p in (_player(game, "host"), _player(game, "guest")) if p is not None],
+        "seats": [{"seat": seat.seat, "name": seat.name, "side": seat.side, "commands": seat.commands,
+                   "fingerprint": ids.fingerprint(seat.key)} for seat in game.team.roster.seats]
+        if game.team is not None else [],
         "rules_hash": hashlib.sha256(setup.rules_data).hexdigest(),
         "result": result, "finished": finished,
         "started": _when(game.files[0].body.time), "last": _when(game.last_time),
