@@ -8,8 +8,9 @@ then per galley `g:ID` (a member that may still move) and `e:N` (one of its
 end positions, the planner's `end_positions` that validation uses, within its
 MP, 6.13) or `t:N` (a combat plan the rules' own checks accept, with the roll
 it needs, engine.war_galley.play.explain). Later galleys' end positions are
-worked out on the battlefield the earlier plans leave (as
-engine.war_galley.play.legal builds its examples). Every other decision, and
+worked out on the battlefield the earlier plans leave, an attacker where the
+rules' check puts it (engine.war_galley.turn.movement_segment.check: where its
+attack leaves it if no one reacts). Every other decision, and
 the rest of an activation (Double Activation, fire, grapples), is offered as
 `l:N`: the decisions `legal(state)` lists, as a form of its options.
 
@@ -21,9 +22,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from engine.errors import IllegalOrder
+from engine.war_galley.galley_combat.combat_steps import plan_positions
 from engine.war_galley.map_and_galleys.galley import Galley, GalleyId, parse_galley_id
 from engine.war_galley.map_and_galleys.position import format_position
+from engine.war_galley.map_and_galleys.ratings import SpeedSide
 from engine.war_galley.movement.moving import check_plan, move, surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Anastrophe, PassThrough, Plan, Rake, Ram
@@ -32,6 +37,7 @@ from engine.war_galley.play.legal import _options, legal
 from engine.war_galley.play.planner import Reach
 from engine.war_galley.turn.activation import allowed
 from engine.war_galley.turn.decisions import Activate, AnyDecision
+from engine.war_galley.turn.movement_segment import rams
 from engine.war_galley.turn.sequence import decision_due
 from engine.war_galley.turn.state import GameState, PendingActivation
 
@@ -167,7 +173,15 @@ class _Activation:
         around = surroundings(self.sim.board, self.sim.galleys, galley, self.sim.wind, self.sim.turn, self.sim.charts)
         if any(isinstance(s, (Ram, Rake, PassThrough, Anastrophe)) for s in plan.steps):
             self.paths.append(view_map.polyline(self.frame, [galley.position] + _positions(plan, galley, around)))
-            # The attack's outcome needs dice: later galleys plan around the attacker's start (as legal's examples)
+            # The attack's outcome needs dice: later galleys plan around the attacker where the rules' check
+            # puts it (movement_segment.check: where the attack leaves it if no one reacts, at Cruise after a ram)
+            field = {g.id: g for g in self.sim.galleys}
+            ends = plan_positions(self.sim.board, field, plan, self.sim.charts, self.sim.combat_options(),
+                                  self.state.record.next_squadron_phase())
+            changes: dict[str, Any] = {"position": ends[-1]}
+            if rams(plan):
+                changes["speed"] = SpeedSide.CRUISE  # 7.16
+            self.sim = self.sim.with_galley(replace(galley, **changes))
         else:
             legs = check_plan(around, galley, plan)
             self.paths.append(view_map.polyline(self.frame, [leg.position for leg in legs]))
