@@ -135,11 +135,7 @@ class Table:
         if not self.my_decision():
             return {"offered": False, "prompt": self.status()["waiting"], "options": [], "order": None, "steps": [],
                     "paths": [], "card": None}
-        try:
-            with referee.ruleset_call(ruleset, "play_options", "offering the options"):
-                return dict(ruleset.play_options(self.state, picks))
-        except ruleset.illegal_errors as exc:
-            raise IllegalDecision(str(exc)) from None
+        return offer(ruleset, self.state, picks)
 
     def card(self, subject: str) -> dict[str, Any]:
         """A piece's card: the ruleset's `explain` data (optional in the contract), as `pbem legal` shows it."""
@@ -158,11 +154,7 @@ class Table:
         if not self.my_decision():
             raise WrongTurn(self.status()["waiting"])
         assert self.outlook is not None
-        decisions = session.parse_orders(self.game, self.state, lines)
-        referee.check_decisions(self.game, self.state, self.outlook.role, decisions, "orders",
-                                seat=self.outlook.seat)  # a team game: only my seat's commands
-        ruleset = self.game.ruleset
-        return {"ok": True, "orders": [ruleset.format_order(d) for d in decisions]}
+        return judge(self.game, self.state, self.outlook.role, lines, self.outlook.seat)
 
     def send(self, lines: list[str], note: str) -> dict[str, Any]:
         """Sign with the local key (pbem.game.session.move, as `pbem move`), then mail it if mail is set up."""
@@ -190,6 +182,25 @@ class Table:
             self._load()
             return True
         return False
+
+
+def offer(ruleset: Any, state: Any, picks: list[str]) -> dict[str, Any]:
+    """The ruleset's click options after the click path `picks` in `state` (a refusal as IllegalDecision).
+    Apart from the table so that any position of a game, a recorded one's too, is offered as the page is."""
+    try:
+        with referee.ruleset_call(ruleset, "play_options", "offering the options"):
+            return dict(ruleset.play_options(state, picks))
+    except ruleset.illegal_errors as exc:
+        raise IllegalDecision(str(exc)) from None
+
+
+def judge(game: referee.Game, state: Any, role: str, lines: list[str], seat: Any = None) -> dict[str, Any]:
+    """The order text judged in `state` as `pbem check` and `pbem move` judge it (pbem/cli/player.py): parsed
+    (pbem.game.session.parse_orders), then the rules' own check (pbem.game.referee.check_decisions); in a team
+    game only for the commands `seat` holds."""
+    decisions = session.parse_orders(game, state, lines)
+    referee.check_decisions(game, state, role, decisions, "orders", seat=seat)
+    return {"ok": True, "orders": [game.ruleset.format_order(d) for d in decisions]}
 
 
 def open_table(folder: Path, keys: Path | None, key: str | None, mail_config: Path | None) -> Table:

@@ -196,3 +196,54 @@ def test_a_turns_marks_of_what_happened_show_the_steps_alone(made: Path, browser
         assert page.locator(f"#{section} [data-event].pbem-quiet").count() == 0
     assert visit.errors == []
     page.close()
+
+
+# the pieces drawn on the board that shows file `seq` (the section of its turn): each one's hull, and whether
+# it is marked as the viewing player's
+_DRAWN = """seq => {
+  const board = document.getElementById(`file-${seq}`).closest("section.turn").querySelector("[data-board]");
+  const out = {};
+  for (const p of board.querySelectorAll("[data-piece]")) {
+    const hull = p.querySelector("polygon.hull");
+    out[p.dataset.piece] = [hull ? hull.getAttribute("points") : null, p.dataset.side || "", p.classList.contains("pbem-you")];
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("role", ["host", "guest"])
+def test_each_sides_view_steps_from_the_first_file_to_the_last(tauris: Game, made: Path, browser: Any,
+                                                               role: str) -> None:
+    """Issue 25's acceptance: in each side's view, from the first file to the last, file by file (Shift+→): every
+    file with an outcome is shown, on its turn's board, its counters where the frames put them (each hull), the
+    player's own marked, the view turned (or not) throughout as it was chosen."""
+    frames = _frames(made)
+    seqs = [f["seq"] for f in frames]
+    # every file but the invitation (0) and the closing file, which reveals the last dice and decides nothing
+    assert seqs == list(range(1, len(tauris.files) - 1)) and not tauris.files[-1].body.decisions
+    full: list[dict[str, str]] = []
+    for f in frames:
+        full.append({**{k: v for k, v in (full[-1] if full else {}).items() if k not in f["gone"]}, **f["set"]})
+    hull = re.compile(r'<polygon class="hull [^"]*" points="([^"]*)"')
+    player = tauris.player(role)
+    assert player is not None
+    visit = Visit(browser, made)
+    page = visit.page
+    page.locator("#viewer input[name=pbem-side]").nth(1 if role == "host" else 2).check()
+    page.evaluate("document.activeElement.blur()")  # the arrow keys step only outside the radio buttons
+    turned = page.evaluate("document.body.classList.contains('pbem-turned')")
+    _to_file(page, seqs[0])
+    shown = []
+    for index, seq in enumerate(seqs):
+        assert page.get_attribute("#viewer", "data-seq") == str(seq)
+        shown.append(seq)
+        drawn = page.evaluate(_DRAWN, seq)
+        assert set(drawn) == set(full[index]), f"file {seq}: other pieces than its frame's"
+        for piece, (points, side, mine) in drawn.items():
+            assert [points] == hull.findall(full[index][piece])[:1], f"file {seq}: {piece} not where the frame puts it"
+            assert mine == (side == player.side), f"file {seq}: {piece} marked wrongly for {player.side}"
+        assert page.evaluate("document.body.classList.contains('pbem-turned')") == turned
+        page.keyboard.press("Shift+ArrowRight")
+    assert shown == seqs and page.get_attribute("#viewer", "data-seq") == str(seqs[-1])  # the last stays the last
+    assert visit.errors == [] and visit.fetched() == []
+    page.close()

@@ -124,6 +124,14 @@ def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> l
             entry["roll"] = _roll("2d6", rng.low, rng.high,
                                   rake_modifiers(state.charts, galley, target, drew_reaction_ram=drew))
         out.append(entry)
+    return out + manpower_targets(state, galley)
+
+
+def manpower_targets(state: GameState, galley: Galley) -> list[dict[str, Any]]:
+    """The galley's Missile Fire (8.42), grapple (8.11) and boarding (8.21) targets from where it stands now,
+    each with the roll it needs (also the board's clicks after a galley's move, engine.war_galley.play.clicks)."""
+    field = {g.id: g for g in state.galleys}
+    out: list[dict[str, Any]] = []
     battle = Field(state.board, field, state.charts, state.devices)
     for foe in sorted((g for g in field.values() if g.position is not None and enemies(galley, g)), key=lambda g: str(g.id)):
         try:
@@ -188,4 +196,5 @@ def explain(state: GameState, subject: str | None) -> tuple[Any, str]:
     return report, galley_text(report)
 
 
-__all__ = ["explain", "galley_report", "galley_text", "find_galley", "markers", "UnknownGalley", "Plan"]
+__all__ = ["explain", "galley_report", "galley_text", "find_galley", "manpower_targets", "markers", "UnknownGalley",
+           "Plan"]
