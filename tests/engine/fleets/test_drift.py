@@ -187,6 +187,16 @@ def test_an_element_that_began_in_frontal_contact_is_not_parted() -> None:
     assert space.linked(after, after.element("B1"), after.element("B2"))  # type: ignore[arg-type]
 
 
+def test_an_element_with_an_enemy_against_its_flank_alone_is_parted() -> None:
+    """Only frontal contact excuses it; the flank attacker drifts along (fragment, 5.11)."""
+    state = battle(el("B1", "Wr", 1200, 800, N), el("R1", "Lib", 1360, 800, W), el("B2", "Wr", 1040, 800, N),
+                   wind="S")
+    state, _ = drift(state, "B2")
+    after, _ = drift(state, "B1")
+    assert at(after, "B1") == (1200, 900, N) and at(after, "R1") == (1360, 900, W)
+    assert not space.linked(after, after.element("B1"), after.element("B2"))  # type: ignore[arg-type]
+
+
 def test_versions_2_and_3_shortened_the_line_a_pace_an_element() -> None:
     for version in ("2", "3"):
         state = battle(*LINE, wind="W", version=version)
