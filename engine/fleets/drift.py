@@ -102,9 +102,9 @@ def _drift_one(state: State, element: Element, members: list[Element], unit: tup
                 hi = mid
         lo = max(0, lo - 1)  # comes to rest slightly separated from what stopped it
     t = lo
-    if len(members) == 1:
+    if len(members) == 1 and not state.rules.at_least("4"):
         while t > 0 and _grouped(_placed(state, members, unit, t), _at(element, unit, t)):
-            t -= 1  # fragment: drifted elements no longer form a legal group
+            t -= 1  # fragment: drifted elements no longer form a legal group (versions 1-3: shortened to part it)
     wrecked, gone = [], []
     after = state
     for m in members:
@@ -116,7 +116,23 @@ def _drift_one(state: State, element: Element, members: list[Element], unit: tup
         after = replace_element(after, m.moved(*end))
     after = remove_elements(after, wrecked + gone)
     after = msgspec.structs.replace(after, done=after.done + (ident,))
+    if state.rules.at_least("4") and space.front_partner(state, element) is None:
+        after = _a_hair_apart(after, ident)
     return after, Drifted([m.id for m in members], unit[0] * t, unit[1] * t, wrecked, gone)
+
+
+def _a_hair_apart(state: State, ident: str) -> State:
+    """Version 4: the drifted element ends "slightly separated from any other elements, so as not to form a legal
+    group anymore" (fragment) by less than a pace: the full drift is kept and every friend it would now form a
+    group with is recorded a hair apart from it (state.apart, read by space.linked)."""
+    state = space.standing_apart(state)
+    moved = state.element(ident)
+    if moved is None:  # wrecked or gone
+        return state
+    friends = [e for e in state.elements if e.id != ident and space.linked(state, moved, e)]
+    if not friends:
+        return state
+    return msgspec.structs.replace(state, apart=state.apart + tuple((moved, f) for f in friends))
 
 
 def _at(element: Element, unit: tuple[int, int], t: int) -> Element:

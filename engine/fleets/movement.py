@@ -179,7 +179,11 @@ def group_members(state: State, ids: list[str]) -> list[Element]:
         raise IllegalOrder(RULE, "name each element of the group once")
     members = [_ready(state, i) for i in ids]
     if len(members) > 1 and not space.connected(state, members):
-        raise IllegalOrder(RULE, f"{' '.join(ids)} are not a group (same facing, edge to edge and corner to corner)")
+        apart = [" and ".join(sorted((a.id, b.id))) for a, b in state.apart if a in members and b in members
+                 and space.hair_apart(state, a, b)]
+        why = f"; {', '.join(apart)} drifted slightly separated (rules 5.10)" if apart else ""
+        raise IllegalOrder(RULE, f"{' '.join(ids)} are not a group (same facing, edge to edge and corner to "
+                           f"corner{why})")
     return members
 
 

@@ -99,17 +99,10 @@ def apply(state: State, decision: Decision, dice: Any) -> tuple[State, list[Even
             events.append(event)
         return _after_placing(state), events
     _want(state, decision, ("move",), "a move")
-    if isinstance(decision, Move):
-        state, moved = check_move(state, decision)
-        return state, [msgspec.structs.replace(moved, order=_words(decision))]
-    if isinstance(decision, Shift):
-        state, moved = check_shift(state, decision)
-        return state, [msgspec.structs.replace(moved, order=_words(decision))]
-    if isinstance(decision, Wheel):
-        state, moved = check_wheel(state, decision)
-        return state, [msgspec.structs.replace(moved, order=_words(decision))]
-    if isinstance(decision, Back):
-        state, moved = check_back(state, decision)
+    checks = {Move: check_move, Shift: check_shift, Wheel: check_wheel, Back: check_back}
+    if type(decision) in checks:
+        state, moved = checks[type(decision)](state, decision)  # type: ignore[operator]
+        state = space.forget_apart(state, moved.ids)  # moved with PIPs: no longer a hair apart (5.10)
         return state, [msgspec.structs.replace(moved, order=_words(decision))]
     if isinstance(decision, Drift):
         check_drift(state, decision.id)
@@ -211,6 +204,7 @@ def advance(state: State, dice: Any) -> tuple[State, list[Event]]:
             events.append(PipsRolled(mover, state.bound, pips))
         elif state.phase == "combat":
             state, new = close_combat(state, dice)
+            state = space.standing_apart(state)  # recoiled, fled, followed up, turned or destroyed: lapsed
             events.extend(new)
             text = victory.verdict(state)
             if text is not None:

@@ -21,8 +21,11 @@ from engine.fleets.state import State, decode_state, encode_state
 # combats; flank attackers recoil with their beaten friend; Transports do not follow up; nightfall is a draw.
 # Version 3 (issue 27, the last mile): groups wheel (a quarter turn, measured by the outer front corner), single
 # elements turn freely, and an element entering a zone of control halts in it or goes on into that enemy's front.
+# Version 4 (issue 27's probe: "a line drifted in any order moves 100p"): every drift keeps its full 100p; a drifted
+# element that would form a group with a friend stands a hair apart from it (State.apart), the fragment's "slightly
+# separated ... so as not to form a legal group anymore", where versions 2 and 3 shortened the drift a pace a friend.
 # Version 1's states carry no version (Rules.version defaults to "1", omitted from their bytes).
-VERSIONS = ("1", "2", "3")
+VERSIONS = ("1", "2", "3", "4")
 
 
 class Fleets(Adapter):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import msgspec
+
 from engine.fleets.elements import Element
 from engine.fleets.geometry import UNIT, Vec, inside, overlaps, square, sweep_overlaps
 from engine.fleets.state import State
@@ -51,12 +53,33 @@ def contacts(state: State, side: str) -> list[tuple[Element, Element]]:
 
 
 def linked(state: State, a: Element, b: Element) -> bool:
-    """Two friends that can move as one group: same facing, edge to edge and corner to corner."""
+    """Two friends that can move as one group: same facing, edge to edge and corner to corner, and not left a
+    hair apart by a drift (version 4, see `apart`)."""
     if a.side != b.side or a.heading != b.heading:
         return False
     base = 2 * state.half
     dx, dy = abs(b.x - a.x), abs(b.y - a.y)
-    return (dx, dy) in ((base, 0), (0, base))
+    return (dx, dy) in ((base, 0), (0, base)) and not (state.apart and hair_apart(state, a, b))
+
+
+def hair_apart(state: State, a: Element, b: Element) -> bool:
+    """Version 4 (docs/fleets-rules.md 5.10): a drift left `a` and `b` "slightly separated ... so as not to form
+    a legal group anymore", and both still stand as they did then. The separation is less than a pace: it parts
+    the group and nothing else."""
+    return (a, b) in state.apart or (b, a) in state.apart
+
+
+def standing_apart(state: State) -> State:
+    """The state without the pairs that have lapsed: a base gone, moved or turned since its drift."""
+    keep = tuple(p for p in state.apart if all(state.element(e.id) == e for e in p))
+    return state if keep == state.apart else msgspec.structs.replace(state, apart=keep)
+
+
+def forget_apart(state: State, ids: Iterable[str]) -> State:
+    """The state without the pairs of elements that were moved with PIPs (even back to where they stood)."""
+    gone = set(ids)
+    keep = tuple(p for p in state.apart if not any(e.id in gone for e in p))
+    return state if keep == state.apart else msgspec.structs.replace(state, apart=keep)
 
 
 def connected(state: State, members: list[Element]) -> bool:

@@ -43,6 +43,11 @@ class State(msgspec.Struct, frozen=True):
     pips: int = 0
     done: tuple[str, ...] = ()  # ids that moved with PIPs or drifted this bound
     result: str | None = None
+    # Version 4 (docs/fleets-rules.md 5.10): pairs of friends that drifted into a group's places and so stand "a
+    # hair apart" (the fragment's "slightly separated ... so as not to form a legal group anymore"), each kept as
+    # both bases were then; a pair lapses once either base stands otherwise. Omitted from the bytes when empty
+    # (encode_state), so the states of versions 1 to 3 keep the bytes they always had.
+    apart: tuple[tuple[Element, Element], ...] = ()
 
     def side(self, key: str) -> Side:
         return self.sides[0] if self.sides[0].key == key else self.sides[1]
@@ -61,9 +66,17 @@ class State(msgspec.Struct, frozen=True):
         return self.rules.numbers.base_width // 2
 
 
+_NO_APART = b',"apart":[]}'
+
+
 def encode_state(state: State) -> bytes:
-    """Deterministic bytes (msgspec encodes Struct fields in declaration order)."""
-    return msgspec.json.encode(state)
+    """Deterministic bytes (msgspec encodes Struct fields in declaration order). `apart`, the last field, is left
+    out when empty, as every state of versions 1 to 3 has it: their bytes and hashes stay what they were."""
+    data = msgspec.json.encode(state)
+    if not state.apart:
+        assert data.endswith(_NO_APART)
+        data = data[: -len(_NO_APART)] + b"}"
+    return data
 
 
 def decode_state(data: bytes) -> State:

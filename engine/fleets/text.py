@@ -23,6 +23,9 @@ def board(state: State) -> str:
             flags = ["general"] if e.general else []
             if partner is not None:
                 flags.append(f"in contact with {partner.id}")
+            apart = sorted(f.id for f in mine if f.id != e.id and space.hair_apart(state, e, f))
+            if apart:  # version 4: touching, yet no group (rules 5.10)
+                flags.append(f"drifted slightly separated from {' '.join(apart)}")
             if state.phase == "move" and e.side == state.moving and e.id in state.done:
                 flags.append("moved or drifted")
             lines.append(f"  {e.id:<4} {kind.code:<3} at {e.x},{e.y} facing {HEADING_NAMES[e.heading]}"

@@ -1,4 +1,4 @@
-"""Upgrades (docs/protocol.md): a new game pins fleets 3; games of versions 1 and 2 are judged, and encoded, as before."""
+"""Upgrades (docs/protocol.md): a new game pins fleets 4; games of versions 1 to 3 are judged, and encoded, as before."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ def _new(version: str):  # type: ignore[no-untyped-def]
 
 
 def test_a_new_game_is_judged_by_the_newest_version() -> None:
-    assert RULESET.version == "3" and RULESET.versions == ("1", "2", "3")
-    _, state = _new("3")
-    assert state.rules.version == "3" and b'"version":"3"' in RULESET.state_bytes(state)
+    assert RULESET.version == "4" and RULESET.versions == ("1", "2", "3", "4")
+    _, state = _new("4")
+    assert state.rules.version == "4" and b'"version":"4"' in RULESET.state_bytes(state)
+    assert b'"apart"' not in RULESET.state_bytes(state)  # nothing a hair apart yet: the field is left out
 
 
 OLD_RULES = "9d570b1069b6153edd98f481f228a86aceb48298f1357d91ce38b475745e16eb"  # version 1's rules data
@@ -34,15 +35,15 @@ def test_version_1_states_keep_their_bytes() -> None:
 
 
 def test_a_rules_change_to_the_newest_version_stamps_the_state() -> None:
-    for version in ("1", "2"):
+    for version in ("1", "2", "3"):
         old, state = _new(version)
         rebound = RULESET.rebind(state, old.default_rules_data(), old.default_rules_data())
-        assert rebound.rules.version == "3"
+        assert rebound.rules.version == "4"
 
 
 def test_an_unknown_version_is_refused() -> None:
-    with pytest.raises(FleetsError, match="does not judge version 4"):
-        RULESET.at_version("4")
+    with pytest.raises(FleetsError, match="does not judge version 5"):
+        RULESET.at_version("5")
 
 
 def test_rules_data_may_not_say_the_version() -> None:

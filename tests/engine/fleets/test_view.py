@@ -58,3 +58,21 @@ def test_the_table_has_a_grid_in_paces_as_orders_are_written() -> None:
     labels = [t.text for t in root.findall(f".//{SVG}text[@class='grid-label']")]
     assert labels.count("1200") == 2 and labels.count("2400") == 2 and "paces (x east, y north); grid 200p" in labels
     assert len(root.findall(f".//{SVG}line[@class='grid']")) == 2 * 13  # every 200p from 0 to 2400, both ways
+
+
+def test_each_base_shows_its_type_and_no_base_hides_the_wind_label() -> None:
+    """Issue 27, fleets item 9: "bases show only an id, not the type; the wind label hides under the bases". Each
+    base draws its type under its id; the wind's label is drawn after (so above) every base."""
+    state = deployed_salamis()
+    view = table_view(state)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True)
+    root = ET.fromstring(env.get_template(view["template"]).render(v=view))
+    groups = [g for g in root.iter(f"{SVG}g") if "element" in g.get("class", "").split()]
+    assert len(groups) == len(state.elements) == 24
+    types = {e.id: e.type for e in state.elements}
+    for g in groups:
+        assert [t.text for t in g.findall(f"{SVG}text[@class='type']")] == [types[g.get("data-id")]]
+    order = list(root.iter())
+    label = root.find(f".//{SVG}text[@class='wind-label']")
+    assert label is not None and label.text and label.text.startswith("wind from")
+    assert all(order.index(label) > order.index(g) for g in groups)
