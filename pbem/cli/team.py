@@ -187,6 +187,26 @@ def register(app: typer.Typer) -> None:
             f"accepts it (pbem seat GAME --accept); send it (pbem send {folder}, or pbem mail)")
 
 
+    @app.command("secrets")
+    def secrets_command(
+        folder: Annotated[Path, typer.Argument(help="The team game's folder.")],
+        key: KeyOption = None,
+        keys: KeysOption = None,
+    ) -> None:
+        """A team game: the values your side has committed to in secret (10.0), which its seats alone can read."""
+        from pbem.game import store
+
+        game = store.load(folder)
+        if game.team is None:
+            raise UsageError(f"{folder}: not a team game; your own secrets are kept in your key folder")
+        me = session.choose_key(game, ids.key_folder(keys), key)
+        found = writing.side_secrets(game, me)
+        if not found:
+            out("your side has committed to no secret yet")
+        for label, value in found.items():
+            out(f"{label}: {textsafe.visible(value)}")
+
+
 def _mail_seat(game: Any, out_folder: Path, seat: str, lead: Seat, sender: str | None, by_id: bool,
                config: Path | None, path: Path) -> str | None:
     """Mail the seat's acceptance (X-Pbem-Seat, with the invitation attached) to the other side's lead, when the

@@ -285,8 +285,9 @@ def _move(
             f"you have nothing to decide now (the game waits on: {view.pending.prompt}); "
             "send the file without orders"
         )
+    committed = dict(filter(None, (commitments.committed(line) for line in pending_secrets)))
     signed = writing.make_move(game, me, decisions, note, propose_rules, accept_rules, view, hand, seat_change,
-                               accept_seat)
+                               accept_seat, committed)
     path = folder / file_name(signed.body.seq)
     folders.write_atomic(path, signed.raw)
     if keys is not None:  # keep committed values beside the keys, so `open LABEL` needs no retyping

@@ -14,7 +14,7 @@ import time as _time
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.signed import chain
+from pbem.signed import canonical, chain
 from pbem.signed import identity as ids
 from pbem.signed import movefile
 from pbem.signed import textsafe
@@ -94,6 +94,31 @@ def _seal_side(roster: Roster, side: str, lead: Identity, game_id: str, anchor: 
     return {seat.seat: sealing.seal(lead.private_raw(), ids.public_raw(seat.key, f"seat {seat.seat}"),
                                     sealing.context(game_id, anchor, seat.seat), seed)
             for seat in roster.seats if seat.side == side and not ids.same_key(seat.key, lead.public_b64)}
+
+
+def secrets_context(game_id: str, seq: int) -> bytes:
+    return f"{game_id}@{seq}".encode("ascii")
+
+
+def _sealed(game: Game, me: Identity, role: str, committed: dict[str, str]) -> str:
+    """A team game's committed values (10.0), sealed so that the side's seats, and only they, know them."""
+    text = canonical.encode({"commits": committed})
+    return sealing.seal_for_side(side_seed(game, me, role), secrets_context(game.game_id, game.next_seq), text)
+
+
+def side_secrets(game: Game, me: Identity) -> dict[str, str]:
+    """Every value my side's files committed to (a team game): label -> value, the latest last."""
+    role = my_role(game, me)
+    seed = side_seed(game, me, role)
+    found: dict[str, str] = {}
+    for seq in range(2, len(game.files)):
+        body = game.files[seq].body
+        if isinstance(body, Move) and body.sealed and body.author == role:
+            text = sealing.open_for_side(seed, secrets_context(game.game_id, seq), body.sealed, f"file {seq}")
+            value = canonical.decode(text, f"file {seq}'s sealed secrets")
+            commits = value.get("commits", {}) if isinstance(value, dict) else {}
+            found.update({k: v for k, v in commits.items() if isinstance(k, str) and isinstance(v, str)})
+    return found
 
 
 def change_context(game_id: str, anchor: str, seat: str, seq: int) -> bytes:
@@ -287,7 +312,7 @@ def side_seed(game: Game, me: Identity, role: str) -> bytes:
 def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
               propose_rules: movefile.RulesProposal | None = None, accept_rules: bool = False,
               view: Outlook | None = None, hand: str = "", seat_change: movefile.SeatChange | None = None,
-              accept_seat: bool = False) -> SignedFile:
+              accept_seat: bool = False, committed: dict[str, str] | None = None) -> SignedFile:
     """Write my next file: reveal, the outcome of the last file, and my decisions; it may propose other
     rules, or accept those the last file proposes (pbem.game.ruleschange). `view`: my outlook(game, me,
     accept_rules), if the caller has it (the last file is then not resolved again)."""
@@ -311,6 +336,7 @@ def make_move(game: Game, me: Identity, decisions: list[Any], note: str = "",
         hand=hand,
         seat_change=seat_change,
         accept_seat=game.files[-1].hash_hex if accept_seat else "",
+        sealed=_sealed(game, me, view.role, committed) if committed and game.team is not None else "",
     )
     if hand and view.seat is None:
         raise UsageError("--hand is for team games: there is no other seat to hand your file to")

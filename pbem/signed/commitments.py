@@ -85,3 +85,18 @@ def _remember(path: Path, value: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(value)
+
+
+def committed(line: str) -> tuple[str, str] | None:
+    """(label, value) of a `commit LABEL: VALUE` line, else None."""
+    match = _LINE.match(line)
+    if match is None or match.group(1) != "commit" or not match.group(3):
+        return None
+    return match.group(2), match.group(3)
+
+
+def keep(keys: Path, game_id: str, label: str, value: str) -> None:
+    """Keep a value a teammate committed (pbem secrets), as one's own are kept, for `open LABEL`."""
+    if not LABEL.match(label):
+        raise UsageError(f"{label!r}: a secret's label is 1-32 lowercase letters, digits, '_' or '-'")
+    _remember(_store(keys, game_id, label), value)

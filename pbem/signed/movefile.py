@@ -140,6 +140,7 @@ class Move(_Header, frozen=True, tag="move", omit_defaults=True):
     hand: str = ""  # a team game's: the seat the lead hands his side's next file to (no decisions then)
     seat_change: SeatChange | None = None  # a team game's: a seat of the author's side passes to another person
     accept_seat: str = ""  # hex SHA-256 of file k-1, whose seat change the author (the other side) accepts
+    sealed: str = ""  # a team game's: the values the file commits to, sealed for its side's seats (seals)
 
 
 Body = Union[Invite, Accept, Move]
@@ -271,6 +272,8 @@ def _check_fields(body: Body, what: str) -> None:
             _check_rules_change(body, what)
         if body.seat_change is not None or body.accept_seat:
             _check_seat_change(body, what)
+        if body.sealed and (len(body.sealed) > MAX_NOTE_CHARS * 2 or not _canonical_b64(body.sealed, None)):
+            raise MalformedFile(f"{what}: sealed is not the canonical base64 of a sealed text")
         if body.seat or body.hand:
             _check_seat_id(body.seat, what)
             if body.hand:
@@ -311,12 +314,13 @@ def _check_seat_id(seat: str, what: str) -> None:
         raise MalformedFile(f"{what}: seat id {textsafe.visible(seat)!r} is not 1..32 of a-z, 0-9, '-'")
 
 
-def _canonical_b64(text: str, length: int) -> bool:
+def _canonical_b64(text: str, length: int | None) -> bool:
+    """The one base64 spelling of some bytes (of `length` bytes, if given)."""
     try:
         raw = base64.b64decode(text, validate=True)
     except (ValueError, binascii.Error):
         return False
-    return len(raw) == length and base64.b64encode(raw).decode("ascii") == text
+    return (length is None or len(raw) == length) and base64.b64encode(raw).decode("ascii") == text
 
 
 def _check_seat_change(body: Move, what: str) -> None:

@@ -92,3 +92,26 @@ def check_box(box: str, what: str) -> bytes:
 def seat_message(invite_hash: bytes, seat: str) -> bytes:
     """What a seat signs to take its place: the invitation, by its hash, and the seat's id."""
     return SEAT_LABEL + invite_hash + seat.encode("ascii")
+
+
+SIDE_LABEL = b"pbem-side-secrets-v1"
+
+
+def _side_key(side_seed: bytes, ctx: bytes) -> ChaCha20Poly1305:
+    return ChaCha20Poly1305(HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=SIDE_LABEL + ctx)
+                            .derive(side_seed))
+
+
+def seal_for_side(side_seed: bytes, ctx: bytes, secret: bytes) -> str:
+    """A side's own secret (its seats' committed values, 10.0) under a key only its seats can make: derived
+    from the side's chain seed, which every seat of the side holds and no opponent does."""
+    nonce = os.urandom(_NONCE)
+    return base64.b64encode(nonce + _side_key(side_seed, ctx).encrypt(nonce, secret, ctx)).decode()
+
+
+def open_for_side(side_seed: bytes, ctx: bytes, box: str, what: str) -> bytes:
+    try:
+        raw = base64.b64decode(box, validate=True)
+        return _side_key(side_seed, ctx).decrypt(raw[:_NONCE], raw[_NONCE:], ctx)
+    except (ValueError, binascii.Error, InvalidTag):
+        raise KeyProblem(f"{what}: the side's sealed secrets do not open with your side's chain") from None
