@@ -73,12 +73,19 @@ def choose_seat_orders(ruleset: Any, state: Any, team: Any, seat: Any, chooser: 
         pending = ruleset.pending(state)
         if pending.finished or pending.side != seat.side:
             break
-        decision = choose(state, seat.side, chooser) if choose else None
-        if decision is None or not mine(decision):
+        awaited = list(ruleset.awaited_commands(state))
+        if lead and awaited and not orders and not any(c in seat.commands for c in awaited):
+            return [], next(team.holder[(seat.side, c)] for c in awaited)  # only teammates' squadrons may act
+        decision = None
+        for _ in range(20 if choose else 0):  # the demo player's own pick, while it is this seat's to make
+            decision = choose(state, seat.side, chooser)
+            if mine(decision):
+                break
+            decision = None
+        if decision is None:  # the whole listing is costly (a deployment's): only when the picks missed
             allowed = [d for d in ruleset.legal(state) if mine(d)]
             if not allowed:
                 if not orders and lead:
-                    awaited = list(ruleset.awaited_commands(state))
                     holder = next((team.holder.get((seat.side, c)) for c in awaited
                                    if team.holder.get((seat.side, c)) not in (None, seat.seat)), "")
                     return [], holder or ""
