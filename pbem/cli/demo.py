@@ -75,7 +75,7 @@ def choose_seat_orders(ruleset: Any, state: Any, team: Any, seat: Any, chooser: 
             break
         awaited = list(ruleset.awaited_commands(state))
         if lead and awaited and not orders and not any(c in seat.commands for c in awaited):
-            return [], next(team.holder[(seat.side, c)] for c in awaited)  # only teammates' squadrons may act
+            return [], next(team.holder[(seat.side, c)] for c in awaited)  # only teammates' commands may act
         decision = None
         for _ in range(20 if choose else 0):  # the demo player's own pick, while it is this seat's to make
             decision = choose(state, seat.side, chooser)
