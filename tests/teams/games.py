@@ -12,7 +12,6 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.cli import team as cli_team
 from pbem.errors import OtherSeat
 from pbem.cli.demo import choose_seat_orders
 from pbem.exchange import intake
@@ -101,5 +100,3 @@ def play(game: TeamGame, files: int, seed: int = 1) -> None:
         path, _, _ = session.move(game.folder(person), game.me[person], orders, "", game.keys(person), hand=hand)
         deliver(game, person, path)
 
-
-__all__ = ["PEOPLE", "TeamGame", "cli_team", "deliver", "play", "roster_for", "start", "whose"]

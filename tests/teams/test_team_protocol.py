@@ -16,9 +16,9 @@ import msgspec
 import pytest
 
 from pbem.errors import BadSignature, Equivocation, MalformedFile, NotYourCommand, PbemError, WrongTurn
-from pbem.exchange import intake
 from pbem.game import referee, session, store, writing
 from pbem.game import ruleset as rulesets
+from pbem.signed import identity as ids
 from pbem.signed import movefile
 from pbem.signed.movefile import Move, Roster, Seat
 from tests.teams import games
@@ -152,12 +152,8 @@ def test_an_equivocating_seat_is_proven(played: games.TeamGame, tmp_path: Path) 
 # ----- the roster and the seats' acceptances -------------------------------------------------------
 
 
-def _invite(tmp_path: Path, roster: Roster) -> bytes:
-    me = games.TeamGame(tmp_path)
-    del me
-    keys = {p: games.ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
-    return writing.make_invite(keys["alice"], "Alice", rulesets.find("war-galley"), "tauris", "caesarians", {},
-                               roster=roster).raw
+def _keys(tmp_path: Path) -> dict[str, ids.Identity]:
+    return {p: ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
 
 
 @pytest.mark.parametrize(("change", "words"), [
@@ -170,7 +166,7 @@ def _invite(tmp_path: Path, roster: Roster) -> bytes:
     (lambda seats: [seats[0], replace(seats[1], key=seats[3].key), *seats[2:]], "one key sits on both sides"),
 ])
 def test_a_bad_roster_is_refused_at_file_0(tmp_path: Path, change: Any, words: str) -> None:
-    keys = {p: games.ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
+    keys = _keys(tmp_path)
     roster = games.roster_for(keys)
     bad = Roster(change(list(roster.seats)), roster.lead)
     with pytest.raises(MalformedFile) as caught:
@@ -180,7 +176,7 @@ def test_a_bad_roster_is_refused_at_file_0(tmp_path: Path, change: Any, words: s
 
 
 def test_the_host_must_lead_his_side(tmp_path: Path) -> None:
-    keys = {p: games.ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
+    keys = _keys(tmp_path)
     roster = games.roster_for(keys)
     with pytest.raises(MalformedFile, match="the host must sit in his side's lead seat"):
         writing.make_invite(keys["carol"], "Carol", rulesets.find("war-galley"), "tauris", "caesarians", {},
@@ -188,7 +184,7 @@ def test_the_host_must_lead_his_side(tmp_path: Path) -> None:
 
 
 def test_the_game_begins_only_when_every_seat_has_taken_its_place(tmp_path: Path) -> None:
-    keys = {p: games.ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
+    keys = _keys(tmp_path)
     invite = writing.make_invite(keys["alice"], "Alice", rulesets.find("war-galley"), "tauris", "caesarians", {},
                                  roster=games.roster_for(keys))
     game = referee.replay([invite.raw], ["000000.pbem"])
@@ -213,14 +209,14 @@ def test_a_two_player_file_naming_a_seat_is_refused(tmp_path: Path) -> None:
     game = store.load(guest)
     signed = game.files[2]
     assert isinstance(signed.body, Move)
-    host_key = games.ids.load("host", tmp_path / "keys" / "host")
+    host_key = ids.load("host", tmp_path / "keys" / "host")
     other = movefile.sign(replace(signed.body, seat="alice", note="x"), host_key)
     with pytest.raises(MalformedFile, match="played by two players, not teams"):
         referee.admit(referee.replay([game.files[0].raw, game.files[1].raw], ["0", "1"]), other, "x.pbem")
 
 
 def test_roster_form_round_trips_and_two_player_invitations_carry_none(tmp_path: Path) -> None:
-    keys = {p: games.ids.generate(p, tmp_path / "k" / p) for p in games.PEOPLE}
+    keys = _keys(tmp_path)
     invite = writing.make_invite(keys["alice"], "Alice", rulesets.find("war-galley"), "tauris", "caesarians", {},
                                  roster=games.roster_for(keys, {"carol": "carol@example.org"}))
     again = movefile.parse(invite.raw, "0")
@@ -239,7 +235,7 @@ def test_a_seat_changes_hands_by_files_both_sides_sign(tmp_path: Path) -> None:
     then on Erin's key writes seat carol's files and Carol's is refused; every folder verifies."""
     game = games.start(tmp_path)
     games.play(game, 8)
-    erin = games.ids.generate("erin", tmp_path / "keys" / "erin")
+    erin = ids.generate("erin", tmp_path / "keys" / "erin")
     while games.PEOPLE[games.whose(game)][1] != "caesarians":
         games.play(game, len(store.load(game.folder("alice")).files) + 1)
     person = games.whose(game)
@@ -269,9 +265,9 @@ def test_a_seat_changes_hands_by_files_both_sides_sign(tmp_path: Path) -> None:
     replayed = store.load(game.folder("alice"), use_cache=False)  # every check, the roster's change included
     later = [f.body for f in replayed.files[start:] if f.body.seat == "carol"]
     if later:  # whenever seat carol wrote again, Erin's key signed it
-        assert all(games.ids.same_key(replayed.team.by_id["carol"].key, erin.public_b64) for _ in later)
-    old = games.ids.load("carol", tmp_path / "keys" / "carol-old")
-    assert not any(games.ids.same_key(seat.key, old.public_b64) for seat in replayed.team.roster.seats)
+        assert all(ids.same_key(replayed.team.by_id["carol"].key, erin.public_b64) for _ in later)
+    old = ids.load("carol", tmp_path / "keys" / "carol-old")
+    assert not any(ids.same_key(seat.key, old.public_b64) for seat in replayed.team.roster.seats)
 
 
 def test_an_unanswered_seat_change_lapses_and_a_stray_acceptance_is_refused(played: games.TeamGame,
