@@ -36,16 +36,19 @@ from pbem.errors import OtherSeat, PbemError, UsageError
 if TYPE_CHECKING:
     from pbem.signed.movefile import Player
 
+# The app's hooks, so a command run in-process (CliRunner, the board) keeps state caches as the script
+# does: only its own loads, written only once it succeeded (without: Tauris mail test 1,193 replays).
+def _starting() -> None:
+    store.forget_loaded()
+
+
 def _succeeded(*_: Any, **__: Any) -> None:
-    """After a command succeeded, and only then: the state caches of the folders it loaded are written
-    (a failed command leaves the game folder as it was). The app's own hook, so a command run in-process
-    (CliRunner, the board) keeps its caches as the console script does: without it every in-process
-    command replayed its games from file 0 (the Tauris mail game's test: 1,193 replays, 121 s)."""
     store.save_loaded()
 
 
 app = typer.Typer(
     name="pbem",
+    callback=_starting,
     result_callback=_succeeded,
     help="Play War Galley by email: signed, hash-chained turn files with dice no one can bend.",
     no_args_is_help=True,
@@ -54,14 +57,10 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-KeysOption = Annotated[
-    Optional[Path],
-    typer.Option("--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False),
-]
-KeyOption = Annotated[
-    Optional[str],
-    typer.Option("--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game)."),
-]
+KeysOption = Annotated[Optional[Path], typer.Option(
+    "--keys", help="Key folder (default: $PBEM_KEYS or ~/.config/pbem/keys).", show_default=False)]
+KeyOption = Annotated[Optional[str], typer.Option(
+    "--key", envvar="PBEM_KEY", help="Name of your key (default: the one key here that plays this game).")]
 
 
 def out(line: str = "") -> None:

@@ -18,7 +18,7 @@ from pbem.errors import PbemError
 from pbem.exchange import invitations, notify
 from pbem.exchange.mailconfig import MailConfig, MailState
 from pbem.exchange.watch import Round
-from pbem.game import session, store
+from pbem.game import session
 from pbem.signed import movefile, textsafe
 
 EVENTS_SHOWN = 40  # per file, in the command's output; the report has them all
@@ -51,7 +51,7 @@ def show(config: MailConfig, state: MailState, result: Round, keys: Path, key: s
 
 def _arrived(config: MailConfig, folder: Path, seqs: list[int], result: Round, keys: Path, key: str | None,
              say: Callable[[str], None]) -> None:
-    game = store.load(folder)
+    game = result.load(folder)
     mine = session.my_roles(game, keys, key)
     theirs = [seq for seq in sorted(set(seqs)) if movefile.author_of(seq) not in mine]
     for seq in theirs:
@@ -61,7 +61,7 @@ def _arrived(config: MailConfig, folder: Path, seqs: list[int], result: Round, k
         say(f"{folder}: file {seq} resolved file {seq - 1} ({len(resolution.rolls)} dice):")
         for event in list(resolution.events)[:EVENTS_SHOWN]:
             say("  " + textsafe.visible(game.ruleset.describe_event(event, resolution.state)))
-    cli_report.write_arrived(folder, seqs, keys, key, lambda line: say(f"{folder}: {line}"))
+    cli_report.write_arrived(folder, seqs, keys, key, lambda line: say(f"{folder}: {line}"), game)
     if not theirs:
         return
     last = theirs[-1]

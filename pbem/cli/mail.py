@@ -20,6 +20,7 @@ from pbem.errors import MailProblem, PbemError, UsageError
 if TYPE_CHECKING:
     from pbem.exchange import mailconfig
     from pbem.exchange import mailer
+    from pbem.game.referee import Game
 
 ConfigOption = Annotated[
     Optional[Path],
@@ -43,12 +44,13 @@ def opponent_address(config: mailconfig.MailConfig, state: mailconfig.MailState,
 
 
 def send_file(
-    config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None
+    config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None,
+    known: Game | None = None,
 ) -> str:
     """Mail file `seq` of the game in `folder` to the opponent; returns the address (pbem.exchange.outbox)."""
     from pbem.exchange import outbox
 
-    return outbox.send_file(config, state, folder, seq, to)
+    return outbox.send_file(config, state, folder, seq, to, known)
 
 
 def register(app: typer.Typer) -> None:
@@ -83,7 +85,7 @@ def register(app: typer.Typer) -> None:
                 f"(the game waits on {'you' if game.next_author == writing.my_role(game, me) else 'your opponent'})"
             )
         again = " again" if state.was_sent(game.game_id, seq) else ""
-        address = send_file(settings, state, folder, seq, to)
+        address = send_file(settings, state, folder, seq, to, game)
         say(f"sent {movefile.file_name(seq)}{again} to {address}: {mailer.summary(game, seq)}")
 
     def one_round(folders: list[Path], config: Path | None, keys: Path | None, key: str | None) -> int:
@@ -97,7 +99,7 @@ def register(app: typer.Typer) -> None:
         chosen = list(folders) or [*settings.games, *(f for f in state.games() if f not in settings.games)]
         result = watch.run_round(
             settings, state, chosen, ids.key_folder(keys), key,
-            lambda folder, seq: send_file(settings, state, folder, seq),
+            lambda folder, seq, game: send_file(settings, state, folder, seq, known=game),
         )
         state.save()
         for line in result.lines:

@@ -157,17 +157,18 @@ def register(app: typer.Typer) -> None:
     app.command("archive")(archive_command)
 
 
-def write_arrived(folder: Path, seqs: list[int], keys: Path, key: str | None, say: Callable[[str], None]) -> None:
+def write_arrived(folder: Path, seqs: list[int], keys: Path, key: str | None, say: Callable[[str], None],
+                  game: referee.Game | None = None) -> None:
     """After `pbem mail` added or answered files: the report of what each of them resolved, and your preview.
 
     File n resolves file n-1 (its dice come from file n's reveal), so each
     arrival gets file-(n-1).html; a report that cannot be written is a
-    warning, as in write_reports.
+    warning, as in write_reports. `game`: the folder's game as the caller has it, if it has.
     """
     from pbem.reports import report
 
     try:
-        game = store.load(folder)
+        game = game if game is not None else store.load(folder)
         for seq in sorted(set(seqs)):
             if seq - 1 not in game.resolutions:
                 continue

@@ -45,12 +45,14 @@ def team_addresses(game: referee.Game, mine: str) -> str:
 
 
 def send_file(
-    config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None
+    config: mailconfig.MailConfig, state: mailconfig.MailState, folder: Path, seq: int, to: str | None = None,
+    known: referee.Game | None = None,
 ) -> str:
-    """Mail file `seq` of the game in `folder` to the opponent; returns the address."""
+    """Mail file `seq` of the game in `folder` to the opponent; returns the address. `known`: the game as
+    the caller loaded it (store.load's known)."""
     if config.smtp is None:
         raise MailProblem(f"{config.path}: no [smtp] settings; pbem cannot send mail")
-    game = store.load(folder)
+    game = store.load(folder, known=known)
     address = to or team_addresses(game, config.address) or opponent_address(config, state, folder, game.game_id)
     if not address:
         raise UsageError(

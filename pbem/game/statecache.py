@@ -43,7 +43,7 @@ from typing import Any
 import msgspec
 
 from pbem.game import folder as folders
-from pbem.errors import FolderProblem
+from pbem.errors import FolderProblem, MissingFile
 
 CACHE_NAME = ".pbem-state"
 # 2: the state before the last resolved file (`previous`); 3: what reading each file showed (`seen`);
@@ -255,7 +255,7 @@ def write(folder: Path, entry: Entry) -> None:
         return  # it would not be read
     try:
         folders.write_beside(folder, CACHE_NAME, data, mode=0o600)
-    except FolderProblem:
+    except (FolderProblem, MissingFile):  # a folder gone (moved, deleted) since it was loaded has no cache
         pass
 
 

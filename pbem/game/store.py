@@ -204,6 +204,11 @@ def _before_tip(data: bytes, resolved_body: Any, ruleset: Ruleset, rules_data: b
     return resolved - 1, state
 
 
+def forget_loaded() -> None:
+    """Forget the games loaded so far: a command about to start writes the caches of its own loads only."""
+    _to_save.clear()
+
+
 def save_loaded() -> None:
     """Write the state cache of every folder this command loaded (after it succeeded: a command that
     fails leaves the game folder exactly as it was)."""

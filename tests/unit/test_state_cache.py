@@ -187,6 +187,39 @@ def test_the_cli_answers_the_same_with_a_damaged_cache(tmp_path: Path) -> None:
     assert status() == first  # replays again
 
 
+def test_a_command_run_in_process_writes_the_cache_only_when_it_succeeds(tmp_path: Path) -> None:
+    """CliRunner and the board run commands in-process: the app itself writes the caches of a command
+    that succeeded (not only the console script), and none for one that failed."""
+    from typer.testing import CliRunner
+
+    from pbem.cli.app import app
+
+    folder = game_copy(tmp_path, "tauris-game")
+    failed = CliRunner().invoke(app, ["move", str(folder), "--keys", str(tmp_path / "no-keys")])
+    assert failed.exit_code != 0 and statecache.read(folder) is None
+    done = CliRunner().invoke(app, ["status", str(folder), "--keys", str(tmp_path / "no-keys")])
+    assert done.exit_code == 0, done.output
+    assert statecache.read(folder) is not None
+
+
+def test_a_command_writes_no_cache_for_what_was_loaded_before_it(tmp_path: Path) -> None:
+    """A load outside a command (a test, a script) is not the next command's to write, even if its
+    folder has since gone (a game made in a work folder, then renamed)."""
+    from typer.testing import CliRunner
+
+    from pbem.cli.app import app
+
+    earlier, gone = game_copy(tmp_path, "tauris-game"), tmp_path / "made"
+    shutil.copytree(earlier, gone)
+    fresh_process()
+    store.load(earlier)
+    store.load(gone)
+    shutil.rmtree(gone)
+    result = CliRunner().invoke(app, ["keys", "--keys", str(tmp_path / "no-keys")])
+    assert result.exit_code == 0, result.output
+    assert statecache.read(earlier) is None
+
+
 def test_the_turn_report_after_a_file_needs_no_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """move and receive write the latest turn report: from a cached game and the file just added it must
     not replay every file (asking game.resolutions for its keys did), and must be the replayed game's report."""
