@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import copy
 import inspect
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -45,16 +46,24 @@ def _listing(info: Any) -> Any:
     return stand_in
 
 
-def command_for(app: typer.Typer, args: Sequence[str]) -> Any:
-    """The click command that runs `args`: the app with only the command they name, or the list of all."""
+@contextmanager
+def narrowed(app: typer.Typer, args: Sequence[str]) -> Iterator[typer.Typer]:
+    """The app holding only the command `args` name (or the list of all), while the block runs; typer's
+    CliRunner, which builds the app it is given, runs a command in-process so (tests/in_process.py)."""
     infos = app.registered_commands
     named = args[0] if args and not args[0].startswith("-") else None
     chosen = [info for info in infos if _name(info) == named]
     try:
         app.registered_commands = chosen or [_listing(info) for info in infos]
-        return typer.main.get_group(app)  # a group even of one command (get_command would make it the app)
+        yield app
     finally:
         app.registered_commands = infos
+
+
+def command_for(app: typer.Typer, args: Sequence[str]) -> Any:
+    """The click command that runs `args`: the app with only the command they name, or the list of all."""
+    with narrowed(app, args):
+        return typer.main.get_group(app)  # a group even of one command (get_command would make it the app)
 
 
 def list_text(app: typer.Typer, prog: str) -> str:

@@ -23,9 +23,8 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli.app import app
+from tests.in_process import run
 from pbem.cli.demo import choose_orders
 from pbem.game import store, writing
 from pbem.reports.tally import tally
@@ -37,12 +36,6 @@ from .conftest import PLAYERS, MailSystem
 TURNS = 2  # play until the battle reaches its third game turn (or ends)
 FILE_CAP = 400
 MAX_MAIL_BYTES = 20 * 1024  # issue 24's target for a mail carrying a Tauris file
-
-
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_two_turns_of_tauris_from_an_invitation_by_mail(mail_system: MailSystem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,12 +19,11 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pbem.signed import identity as ids
 from pbem.game import store
 from pbem.game import writing
-from pbem.cli.app import app
+from tests.in_process import run
 from pbem.cli.demo import choose_orders
 from pbem.signed.movefile import Move
 from pbem.reports.tally import tally
@@ -38,12 +37,6 @@ from .conftest import PLAYERS, MailSystem
 # cost the suite two minutes and proved nothing the other does not.
 FILES = 16
 FILE_CAP = 400
-
-
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,26 +19,14 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from typer.testing import CliRunner
 
 from pbem.signed import identity as ids
 from pbem.exchange import mailconfig
 from pbem.exchange import watch
 from pbem.game import store
-from pbem.cli.app import app
+from tests.in_process import code_and_output as invoke, run
 
 from .conftest import PLAYERS, MailSystem
-
-
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def invoke(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
 
 
 class Game:

@@ -18,22 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli.app import app
+from tests.in_process import code_and_output as invoke, run
 from pbem.exchange import invitations
 from pbem.signed import identity as ids
-
-
-def invoke(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def run(*args: str) -> str:
-    code, output = invoke(*args)
-    assert code == 0, output
-    return output
 
 
 class Bob:

@@ -9,22 +9,15 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pbem.signed import identity as ids
-from pbem.cli.app import app
+from tests.in_process import invoke as in_process, run
 
 from .conftest import PLAYERS, MailSystem
 
 
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
 def fails(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args))
+    result = in_process(*args)
     return result.exit_code, str(result.exception) if result.exception else result.output
 
 
@@ -117,7 +110,7 @@ def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, 
     message.add_attachment(forged, maintype="application", subtype="x-pbem", filename="000001.pbem")
     inbox.add(bytes(message))
     run("send", str(bob), "--config", str(bob_cfg), "--keys", str(players["bob"]))
-    result = CliRunner().invoke(app, ["mail", "--once", "--config", str(alice_cfg), "--keys", str(players["alice"])])
+    result = in_process(*["mail", "--once", "--config", str(alice_cfg), "--keys", str(players["alice"])])
     assert result.exit_code == 5, result.output  # the forged signature's code, after the round went on
     assert "refused message" in result.output and "signature" in result.output
     assert "added 000001.pbem" in result.output

@@ -18,9 +18,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli.app import app
+from tests.in_process import run
 from pbem.cli.demo import choose_seat_orders
 from pbem.game import store, writing
 from pbem.signed import identity as ids
@@ -41,12 +40,6 @@ def _a_teammate_ordered(folder: Path) -> bool:
     game = store.load(folder)
     return any(isinstance(f.body, Move) and f.body.decisions and f.body.seat in ("carol", "dave")
                for f in game.files[2:])
-
-
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_four_homes_play_a_team_game_by_mail(mail_system: MailSystem, tmp_path: Path,

@@ -18,21 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli.app import app
+from tests.in_process import run
 from pbem.exchange import notify
 from pbem.signed import identity as ids
 
 from .conftest import PLAYERS, MailSystem
 
 HOSTILE = '-rf $(touch PWNED); `touch PWNED2` "x'
-
-
-def run(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_placeholders_are_substituted_per_argument_and_never_make_an_option() -> None:

@@ -9,19 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from pbem.signed import identity as ids
 from pbem.game import store
 from pbem.game import writing
-from pbem.cli.app import app
+from tests.in_process import invoke
 from pbem.cli.demo import choose_orders
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
-
-
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args))
 
 
 def run(*args: str) -> str:
