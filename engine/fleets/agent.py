@@ -17,8 +17,9 @@ def _closeness(state: State, d: Decision) -> int:
     return min(((e.x - x) ** 2 + (e.y - y) ** 2 for e in state.elements if me and e.side != me.side), default=1 << 62)
 
 
-def choose(state: State, rng: Any) -> Decision:
-    options = legal.legal(state)
+def choose(state: State, rng: Any, listed: list[Decision] | None = None) -> Decision:
+    """`listed`: legal(state), if the caller has it (a listing is the costly part of a choice)."""
+    options = listed if listed is not None else legal.legal(state)
     if state.phase in ("deploy-defender", "deploy-attacker"):
         rest = [d for d in options if isinstance(d, PlaceRest)]
         return rest[0] if rest and rng.random() < 0.9 else rng.choice(options)

@@ -156,7 +156,10 @@ def war_galley_candidates(rng: random.Random, listed: list[Any]) -> list[Any]:
 def war_galley_game(name: str, options: dict[str, Any], seed: int, points: int,
                     failures: list[str], seen: Counter[str]) -> None:
     from engine.war_galley.battles import choices
+    from engine.war_galley.play import agent
+    from engine.war_galley.play import legal as legal_actions
     from engine.war_galley.ruleset import RULESET
+    from engine.war_galley.turn.decisions import to_json
     from tests.engine.war_galley.scenario_support import commit, new, opening
 
     rng = random.Random(f"resolve-always/{name}/{options}/{seed}")
@@ -175,7 +178,8 @@ def war_galley_game(name: str, options: dict[str, Any], seed: int, points: int,
             state, _ = RULESET.apply(state, decision, SeededDice(rng))
             state, _ = RULESET.advance(state, SeededDice(rng))
             continue
-        listed = RULESET.legal(state)
+        decisions = legal_actions.legal(state)  # listed once: the demo player below chooses from it too
+        listed = [to_json(d) for d in decisions]  # RULESET.legal(state)
         candidates = war_galley_candidates(rng, listed)
         for number, decision in enumerate(candidates):
             verdict = checked(RULESET, state, decision)
@@ -188,7 +192,7 @@ def war_galley_game(name: str, options: dict[str, Any], seed: int, points: int,
             seen.update(part for part in ORDER_LISTS if decision.get(part))
             resolve_everywhere(RULESET, state, decision, f"{name}{options or ''} seed {seed} turn {state.turn} "
                                                          f"#{number}", failures)
-        decision = RULESET.choose(state, RULESET.pending(state).side, rng)
+        decision = to_json(agent.choose(state, RULESET.pending(state).side, rng, listed=decisions))  # RULESET.choose
         state, _ = RULESET.apply(state, decision, SeededDice(rng))
         state, _ = RULESET.advance(state, SeededDice(rng))
 
@@ -224,6 +228,8 @@ def _nudged(rng: random.Random, decision: dict[str, Any]) -> dict[str, Any]:
 
 
 def fleets_game(name: str, seed: int, failures: list[str], seen: Counter[str]) -> None:
+    from engine.fleets import agent, legal
+    from engine.fleets.decisions import to_json
     from engine.fleets.ruleset import RULESET
 
     rng = random.Random(f"resolve-always/fleets/{name}/{seed}")
@@ -232,7 +238,8 @@ def fleets_game(name: str, seed: int, failures: list[str], seen: Counter[str]) -
     steps = 0
     while not RULESET.pending(state).finished and steps < 400:
         steps += 1
-        listed = RULESET.legal(state)
+        decisions = legal.legal(state)  # listed once: the demo player below chooses from it too
+        listed = [to_json(d) for d in decisions]  # RULESET.legal(state)
         candidates = rng.sample(listed, min(3, len(listed))) + [_nudged(rng, rng.choice(listed)) for _ in range(3)]
         for number, decision in enumerate(candidates):
             verdict = checked(RULESET, state, decision)
@@ -245,7 +252,7 @@ def fleets_game(name: str, seed: int, failures: list[str], seen: Counter[str]) -
                 continue
             seen[decision["kind"]] += 1
             resolve_everywhere(RULESET, state, decision, f"{name} seed {seed} step {steps}.{number}", failures)
-        decision = RULESET.choose(state, RULESET.pending(state).side or "", rng)
+        decision = to_json(agent.choose(state, rng, listed=decisions))  # RULESET.choose
         state, _ = RULESET.apply(state, decision, SeededDice(rng))
         state, _ = RULESET.advance(state, SeededDice(rng))
 

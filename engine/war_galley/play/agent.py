@@ -58,10 +58,12 @@ def aggression(decision: Decision) -> int:
 
 
 def choose(state: GameState, side: str, rng: Rng, halt_after: int = HALT_AFTER, shortcuts: bool = True,
-           advance: bool = False, chained: bool = True) -> Decision:
+           advance: bool = False, chained: bool = True, listed: list[Decision] | None = None) -> Decision:
     """`shortcuts`: the orders that lose nothing, offered by default; `advance`: every advance order too
-    (standing orders for phases B-D, boarding declared with the grapples), giving up the chance to answer."""
-    decision = _choose(legal_actions.legal(state), state, side, rng, halt_after, shortcuts, advance)
+    (standing orders for phases B-D, boarding declared with the grapples), giving up the chance to answer.
+    `listed`: legal(state), if the caller has it (a listing is the costly part of a choice)."""
+    options = listed if listed is not None else legal_actions.legal(state)
+    decision = _choose(options, state, side, rng, halt_after, shortcuts, advance)
     if shortcuts and isinstance(decision, Transfer):  # its next decision for either result of the die (5.52)
         follow: dict[bool, Decision] = {}
         for done, after in transfer_orders.outcomes(state, transfer_orders.plain(decision)).items():
