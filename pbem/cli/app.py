@@ -36,7 +36,7 @@ from pbem.errors import OtherSeat, PbemError, UsageError
 if TYPE_CHECKING:
     from pbem.signed.movefile import Player
 
-# The app's hooks, so a command run in-process (CliRunner, the board) keeps state caches as the script
+# The app's hooks, so a command run in-process (CliRunner) keeps state caches as the script
 # does: only its own loads, written only once it succeeded (without: Tauris mail test 1,193 replays).
 def _starting() -> None:
     store.forget_loaded()
