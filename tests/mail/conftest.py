@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
 import mailbox
@@ -254,9 +255,7 @@ def mail_system(tmp_path: Path) -> Iterator[MailSystem]:
             smtp.stop()
         except Exception:  # not started
             pass
-        try:
+        with contextlib.suppress(ProcessLookupError):  # gone already
             os.killpg(dovecot.pid, signal.SIGKILL)
-        except ProcessLookupError:  # gone already
-            pass
         dovecot.wait()
         shutil.rmtree(base, ignore_errors=True)

@@ -110,7 +110,7 @@ def test_mail_from_a_maildir_survives_a_forged_message(mail_system: MailSystem, 
     message.add_attachment(forged, maintype="application", subtype="x-pbem", filename="000001.pbem")
     inbox.add(bytes(message))
     run("send", str(bob), "--config", str(bob_cfg), "--keys", str(players["bob"]))
-    result = in_process(*["mail", "--once", "--config", str(alice_cfg), "--keys", str(players["alice"])])
+    result = in_process("mail", "--once", "--config", str(alice_cfg), "--keys", str(players["alice"]))
     assert result.exit_code == 5, result.output  # the forged signature's code, after the round went on
     assert "refused message" in result.output and "signature" in result.output
     assert "added 000001.pbem" in result.output
