@@ -44,7 +44,7 @@ from engine.war_galley.movement.moving import check_plan, move, surroundings
 from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Anastrophe, PassThrough, Plan, Rake, Ram
 from engine.war_galley.play import explain, legal_combat, notation, orders, view_map
-from engine.war_galley.play.legal import _options, legal
+from engine.war_galley.play.legal import Options, legal
 from engine.war_galley.play.planner import Reach
 from engine.war_galley.turn.activation import allowed, check_activate
 from engine.war_galley.turn.decisions import Activate, AnyDecision, Missiles
@@ -180,7 +180,7 @@ class _Activation:
     def _choices(self, galley: Galley) -> list[tuple[dict[str, Any], Plan]]:
         """Its end positions within its MP, cheapest path each, then the attacks the rules accept."""
         cap = self._cap(galley)
-        options = _options(self.sim, self.side)
+        options = Options(self.sim, self.side)
         reaches = [r for r in options.of(galley) if r.mp <= cap and r.steps]
         out: list[tuple[dict[str, Any], Plan | Missiles | GrappleOrder]] = []
         for n, reach in enumerate(reaches):

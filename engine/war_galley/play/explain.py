@@ -28,7 +28,7 @@ from engine.war_galley.movement.speed import speed_limit
 from engine.war_galley.movement.steps import Anastrophe, LowerSails, PassThrough, Plan, RaiseSails, Rake, Ram
 from engine.war_galley.play import legal_combat, orders
 from engine.war_galley.play.board_text import board_data, board_text, markers
-from engine.war_galley.play.legal import _Options
+from engine.war_galley.play.legal import Options
 from engine.war_galley.turn import boarding_segment
 from engine.war_galley.turn.state import GameState
 
@@ -78,7 +78,7 @@ def galley_report(state: GameState, text: str) -> dict[str, Any]:
     if galley.position is None:
         return report
     report["mp"] = speed_limit(galley, galley.speed, state.wind).mp
-    options = _Options(state, state.controller(galley))
+    options = Options(state, state.controller(galley))
     reaches = options.of(galley)
     report["reaches_total"] = len(reaches)
     report["reaches"] = [
@@ -97,7 +97,7 @@ def _sails_up(galley: Galley, plan: Plan) -> bool:
     return galley.sails_up
 
 
-def _targets(state: GameState, galley: Galley, options: _Options, cap: int) -> list[dict[str, Any]]:
+def _targets(state: GameState, galley: Galley, options: Options, cap: int) -> list[dict[str, Any]]:
     field = {g.id: g for g in state.galleys}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()

@@ -121,7 +121,7 @@ def end_positions(
     # Leg is a frozen struct, hashable by value. Exact turns when `max_turns` filters on them.
     expanded: set[Leg] | None = set() if mp is None else None
     candidates = CANDIDATES[start.position.double]  # a counter stays single or double
-    steps_cost = _every_move_costs(mover)
+    steps_cost = every_move_costs(mover)
     for bucket in buckets:
         # Zero-cost steps (a Tremiola's sails) append to the bucket being read.
         index = 0
@@ -156,7 +156,7 @@ def end_positions(
     return reaches
 
 
-def _every_move_costs(mover: Mover) -> bool:
+def every_move_costs(mover: Mover) -> bool:
     """Whether every moving step costs MP in this game's rules data (6.32: 1 or 2 each).
 
     Then a galley that has started moving and has no MP left can take no candidate step: sails are

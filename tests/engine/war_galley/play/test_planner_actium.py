@@ -100,9 +100,37 @@ def test_every_galleys_end_positions_are_the_full_searchs(index: int) -> None:
 @pytest.mark.parametrize("index", range(20))
 def test_the_listing_is_the_one_the_full_search_gave(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
     state = actium_states()[index]
-    listing._last_options.clear()
+    listing._REACHES.clear()
     fast = listing.legal(state)
     monkeypatch.setattr(listing, "end_positions", full_search)
-    listing._last_options.clear()
+    monkeypatch.setattr(listing, "_horizon", lambda around, galley: None)  # nothing kept: every galley searched
     assert fast == listing.legal(state)
     assert len(fast) > 1
+
+
+def test_a_galley_is_searched_again_only_when_something_within_its_reach_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An Individual Squadrons phase lists every galley left at each file; between two listings one galley
+    # has moved. The galleys whose horizon (engine.war_galley.play.legal._horizon) is as it was keep their
+    # end positions, and the listing is the one searching every galley afresh gives.
+    from engine.dice import ForcedDice
+    from engine.war_galley.play import dispatch
+    from engine.war_galley.turn import sequence
+    from engine.war_galley.turn.decisions import Individual
+
+    state = next(s for s in actium_states() if decision_due(s).kind == "individual")
+    listing._REACHES.clear()
+    moving = next(d for d in listing.legal(state) if isinstance(d, Individual) and d.if_free and d.if_free.plans
+                  and not (d.if_free.fire or d.if_free.grapple))
+    state, _ = dispatch.apply(state, moving, ForcedDice(1, *[4] * 20))
+    state, _ = sequence.advance(state, ForcedDice(*[4] * 20))
+    assert decision_due(state).kind == "individual"
+    searched: list[object] = []
+    monkeypatch.setattr(listing, "end_positions",
+                        lambda around, galley, **kw: searched.append(galley.id) or end_positions(around, galley, **kw))
+    kept = listing.legal(state)
+    listed = {d.galley for d in kept if isinstance(d, Individual)}
+    assert len(listed) > 5 and len(set(searched)) < len(listed) / 2
+    monkeypatch.setattr(listing, "_horizon", lambda around, galley: None)
+    searched.clear()
+    assert listing.legal(state) == kept
+    assert set(searched) >= listed

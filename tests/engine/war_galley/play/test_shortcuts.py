@@ -121,14 +121,15 @@ def test_the_listing_offers_the_crew_check_with_alternatives_and_each_applies() 
 
 def test_the_crew_check_listing_plans_each_galley_once_and_lists_what_fresh_planning_lists(monkeypatch) -> None:
     # Both results of the Crew check leave the galleys where they were: the planner's end positions of
-    # the first serve the second (engine.war_galley.play.legal._options), and change nothing listed.
+    # the first serve the second (engine.war_galley.play.legal._horizon), and change nothing listed.
+    legal._REACHES.clear()
     state = individual_phase(G5_14="3017-3016")
     planned: list[object] = []
     real = legal.end_positions
     monkeypatch.setattr(legal, "end_positions", lambda around, galley: planned.append(galley.id) or real(around, galley))
     kept = legal.legal(state)
     assert planned and len(planned) == len(set(planned))
-    monkeypatch.setattr(legal, "_options", lambda state, side: legal._Options(state, side))
+    monkeypatch.setattr(legal, "_horizon", lambda around, galley: None)
     assert legal.legal(state) == kept
 
 
