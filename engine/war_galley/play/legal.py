@@ -176,7 +176,7 @@ class Options:
 # contract test of every battle runs the planner 5,005 times, not 9,812; tests/engine and tests/board
 # take 4:00 of CPU, not 4:55 (2:32 on 2 cores, not 2:59). The board's clicks ask again of one state.
 _REACHES: dict[tuple[object, ...], tuple[Board, Charts | None, list[Reach]]] = {}
-_REACHES_KEPT = 4096
+_REACHES_KEPT = 512  # an entry holds about 75 reaches, some 100 KB
 
 
 def _end_positions(around: Surroundings, galley: Galley) -> list[Reach]:
@@ -191,7 +191,7 @@ def _end_positions(around: Surroundings, galley: Galley) -> list[Reach]:
         reaches = []
     if key is not None:
         if len(_REACHES) >= _REACHES_KEPT:
-            _REACHES.clear()
+            del _REACHES[next(iter(_REACHES))]  # the oldest: the galleys of listings long past
         _REACHES[key] = (around.board, around.charts, reaches)  # the objects: an id alone may be reused
     return reaches
 
