@@ -53,11 +53,19 @@ def _hex_path(frame: Frame, hexes: Iterable[Hex], scale: float = 1.0) -> str:
     """One SVG path drawing every hex in `hexes` (flat-topped)."""
     r = SIZE * scale
     corners = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    # A corner's x depends on the column only, its y on the row and the column's parity: each written
+    # once (Actium's 2,958 hexes: 20 ms of a report formatting 35,000 numbers, now about 4 ms).
+    xs: dict[int, list[str]] = {}
+    ys: dict[tuple[int, int], list[str]] = {}
     parts = []
     for h in hexes:
-        x, y = frame.centre(h)
-        points = "L".join(f"{_n(x + dx)} {_n(y + dy)}" for dx, dy in corners)
-        parts.append(f"M{points}Z")
+        x_texts = xs.get(h.col)
+        y_texts = ys.get((h.row, h.col & 1))
+        if x_texts is None or y_texts is None:
+            x, y = frame.centre(h)
+            x_texts = xs.setdefault(h.col, [_n(x + dx) for dx, _ in corners])
+            y_texts = ys.setdefault((h.row, h.col & 1), [_n(y + dy) for _, dy in corners])
+        parts.append("M" + "L".join(f"{x_texts[i]} {y_texts[i]}" for i in range(6)) + "Z")
     return "".join(parts)
 
 
