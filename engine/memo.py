@@ -12,7 +12,7 @@ takes a lock on every first reading, and the rules read thousands of fresh
 galleys and positions a game. A race can only work the same answer out twice.
 
 Kept (issue 23) because a target is missed without them. `verify` of 2,000
-Actium files, farm-bench, 3 paired runs against main (1.25 s): with
+Actium files, 3 paired whole-process runs against main (1.25 s): with
 `by_identity` a plain call, 1.49x (1.85 s); with `kept_property` a plain
 property, 3.3x (4.2 s); with neither (and galley_combat.kept off), 5.9x
 (7.3 s). Main is at 2.9x the floor; the target is 3x.

@@ -21,7 +21,7 @@ to pay for the fork; elsewhere every signature is checked in line.
 
 Kept (issue 23) because a target is missed without it: `verify` of 2,000
 Actium files 1.38 s, 3.65x the floor, without; 1.07 s, 2.92x, with (target 3x;
-farm-bench, 5 paired runs). It gives nothing when no core is free.
+5 paired whole-process runs). It gives nothing when no core is free.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ equality, which a tuple tries by identity first. A miss costs only the work it
 would have done anyway.
 
 Kept (issue 23): with `find` always missing, `verify` of 2,000 Actium files
-is 1.05x slower (1.30 against 1.25 s, farm-bench, 3 paired runs), which takes
+is 1.05x slower (1.30 against 1.25 s, 3 paired whole-process runs), which takes
 it past 3x the floor (2.9x today).
 """
 

@@ -8,7 +8,7 @@ embedded as they are (msgspec.Raw). `decode_state` reads them back.
 
 Kept (issue 23) because a target is missed without it: encoding every state
 afresh makes `verify` of 2,000 Actium files 1.30x slower (1.65 against 1.27 s
-on a loaded machine, farm-bench, 5 paired runs), past 3x the floor. It rests on
+on a loaded machine, 5 paired whole-process runs), past 3x the floor. It rests on
 the state being immutable (frozen structs, handed on by `replace`): a test
 encodes every state of a game both warm and cold and compares the bytes.
 """
