@@ -93,7 +93,7 @@ def measure(label: str, argv: list[str], runs: int, reset: object = None) -> Fig
 def measure_paired(a: tuple[str, list[str]], b: tuple[str, list[str]], runs: int) -> tuple[Figure, Figure, list[float]]:
     """Two commands run in turn, A B A B ..., after a warm-up of each: their figures, and A/B wall pair by
     pair. A shared machine's speed drifts over a run of figures (seen here: the same command 0.9 s, then
-    1.3 s, minutes apart); a ratio taken within each pair, as farm-bench takes it, does not."""
+    1.3 s, minutes apart); a ratio taken within each pair does not."""
     firsts = [run_once(argv)[0::2] for _, argv in (a, b)]  # warm-ups: (wall, peak)
     walls: list[list[float]] = [[], []]
     cpus: list[list[float]] = [[], []]
