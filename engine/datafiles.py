@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
-import tomllib
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -80,13 +79,19 @@ def toml_document(data: bytes) -> dict[str, Any] | None:
 def read_toml(data: bytes) -> dict[str, Any]:
     """TOML bytes as their document: the shipped twin if there is one, else tomllib (its errors as raised)."""
     doc = toml_document(data)
-    return doc if doc is not None else tomllib.loads(data.decode("utf-8"))
+    if doc is not None:
+        return doc
+    import tomllib  # a TOML file without a shipped twin (a player's own battle): the shipped ones all have one
+
+    return tomllib.loads(data.decode("utf-8"))
 
 
 def build_toml_as_json() -> list[Path]:
     """Write the JSON twin of every TOML file under scenarios/ (pinned ones too) and remove stale twins:
     the folder then holds exactly the documents shipped. A document JSON cannot hold as it is (a TOML date)
     gets no twin. Returns the twins written."""
+    import tomllib  # building the package only
+
     top = scenarios_dir()
     folder = top / TOML_AS_JSON
     folder.mkdir(exist_ok=True)

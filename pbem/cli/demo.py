@@ -19,7 +19,6 @@ from typing import Annotated, Any, Callable, Optional
 
 import typer
 
-from pbem.exchange import intake
 from pbem.signed import commitments
 from pbem.game import folder as folder_files
 from pbem.signed import identity as ids
@@ -104,6 +103,8 @@ def choose_seat_orders(ruleset: Any, state: Any, team: Any, seat: Any, chooser: 
 def run_demo(
     out_folder: Path, ruleset_name: str, seed: int, say: Callable[[str], None], scenario_name: str | None = None
 ) -> Path:
+    from pbem.exchange import intake  # reads the files the demo's players pass (status needs none of it)
+
     if out_folder.exists() and any(out_folder.iterdir()):
         raise UsageError(f"{out_folder}: not empty; give a new folder to --out")
     ruleset = rulesets.find(ruleset_name)

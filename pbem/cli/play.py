@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import webbrowser
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -32,6 +31,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"your table for game {board.table.game.game_id}: {board.url}")
         typer.echo("(the address holds its key: open it only yourself; Ctrl-C ends it)", err=True)
         if not no_browser:
+            import webbrowser  # the board alone opens a browser
+
             webbrowser.open(board.url)
         try:
             assert board.thread is not None

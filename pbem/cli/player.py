@@ -14,7 +14,6 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from pbem.exchange import intake
 from pbem.signed import commitments
 from pbem.signed import dice
 from pbem.game import folder as folders
@@ -265,6 +264,8 @@ def _accepted_mark(keys: Path, me: ids.Identity, game_id: str) -> Path:
 
 def refuse_second_acceptance(invitation: Path, me: ids.Identity, keys: Path, again: bool) -> None:
     """A second acceptance is a second, different file 1: to the host, proof of equivocation. Warn first."""
+    from pbem.exchange import intake  # its HTML and mail parsers: only for an invitation (status needs none)
+
     (raw, what), *_ = intake.incoming(invitation)
     refuse_second((raw, what), me, keys, again)
 

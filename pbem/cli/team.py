@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +35,8 @@ def read_roster(path: Path, ruleset: Ruleset, scenario: str) -> Roster:
     """A roster file: [[seat]] tables (seat, name, side, key: base64 or a .pub file beside it, commands,
     address) and an optional [lead] table (side = seat id); a side's lead is by default the seat holding
     its first command, the Admiral as the ruleset lists them."""
+    import tomllib  # only for a roster: every other command goes without it
+
     try:
         doc = tomllib.loads(folders.read(path, MAX_ROSTER_BYTES).decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
