@@ -134,3 +134,34 @@ def test_a_galley_is_searched_again_only_when_something_within_its_reach_changed
     searched.clear()
     assert listing.legal(state) == kept
     assert set(searched) >= listed
+
+
+def test_the_steps_the_planner_leaves_out_are_ones_the_rules_refuse() -> None:
+    # engine.war_galley.movement.manoeuvres' CRUISE_ONLY and BEFORE_MOVING, which the planner does not try:
+    # from every leg a galley reaches, at Maximum the first are refused, once moving the second.
+    from engine.war_galley.map_and_galleys.ratings import SpeedSide
+    from engine.war_galley.movement.manoeuvres import BEFORE_MOVING, CRUISE_ONLY
+    from engine.war_galley.movement.moving import advance
+    from engine.war_galley.play.planner import CANDIDATES
+
+    tried = {"cruise-only": 0, "sails": 0}
+    for state, galley in ((s, g) for s in actium_states()[::3] for g in s.galleys if g.position is not None):
+        mover = Mover(surroundings(state.board, state.galleys, galley, state.wind, state.turn, state.charts), galley)
+        first = begin(mover, None)
+        if isinstance(first, Refused):
+            continue
+        legs, seen = [first], {first}
+        while legs and len(seen) < 60:
+            leg = legs.pop()
+            for step in CANDIDATES[leg.position.double]:
+                after = advance(mover, leg, step)
+                if isinstance(step, CRUISE_ONLY) and mover.speed is SpeedSide.MAXIMUM:
+                    assert isinstance(after, Refused), (galley.id, step)
+                    tried["cruise-only"] += 1
+                if isinstance(step, BEFORE_MOVING) and leg.started:
+                    assert isinstance(after, Refused), (galley.id, step)
+                    tried["sails"] += 1
+                if not isinstance(after, Refused) and after not in seen:
+                    seen.add(after)
+                    legs.append(after)
+    assert tried["cruise-only"] and tried["sails"]
