@@ -68,6 +68,19 @@ def test_within_radius_counts_a_hexagon(h: Hex, radius: int) -> None:
     assert all(distance(h, other) <= radius for other in ring)
 
 
+@given(hexes, st.integers(0, 5))
+def test_within_is_every_hex_a_walk_of_radius_steps_reaches_in_column_then_row_order(h: Hex, radius: int) -> None:
+    # independent of distance's formula: walked across hexsides (geometry.md's neighbour table)
+    reached, frontier = {h}, {h}
+    for _ in range(radius):
+        frontier = {n for f in frontier for n in neighbours(f)} - reached
+        reached |= frontier
+    found = list(within(h, radius))
+    assert set(found) == reached and found == sorted(found, key=lambda x: (x.col, x.row))
+    assert all(distance(h, other) <= radius for other in found)
+    assert all(distance(h, other) == radius + 1 for other in {n for f in frontier for n in neighbours(f)} - reached)
+
+
 def test_distance_along_a_column_and_diagonal() -> None:
     assert distance(Hex(23, 19), Hex(23, 12)) == 7
     # Six steps down-right from an even column: three columns odd, three even.
