@@ -76,14 +76,22 @@ def toml_document(data: bytes) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
+class TomlSyntaxError(ValueError):
+    """TOML that does not parse: tomllib's message (with its "(at line L, column C)")."""
+
+
 def read_toml(data: bytes) -> dict[str, Any]:
-    """TOML bytes as their document: the shipped twin if there is one, else tomllib (its errors as raised)."""
+    """TOML bytes as their document: the shipped twin if there is one, else tomllib (TomlSyntaxError,
+    UnicodeDecodeError). Only a file without a shipped twin (a player's own battle) imports tomllib."""
     doc = toml_document(data)
     if doc is not None:
         return doc
-    import tomllib  # a TOML file without a shipped twin (a player's own battle): the shipped ones all have one
+    import tomllib
 
-    return tomllib.loads(data.decode("utf-8"))
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise TomlSyntaxError(str(exc)) from None
 
 
 def build_toml_as_json() -> list[Path]:
@@ -114,7 +122,7 @@ def build_toml_as_json() -> list[Path]:
     return written
 
 
-__all__ = ["pinned_data", "read_toml", "scenarios_dir", "templates_dir", "toml_document"]
+__all__ = ["TomlSyntaxError", "pinned_data", "read_toml", "scenarios_dir", "templates_dir", "toml_document"]
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from typing import Literal
 
 import msgspec
@@ -76,7 +75,7 @@ def load_rules(data: bytes, what: str = "rules data") -> Rules:
     try:
         raw = datafiles.read_toml(data)
         rules = msgspec.convert(raw, Rules)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
+    except (UnicodeDecodeError, datafiles.TomlSyntaxError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None
     if rules.version != "1":
         raise ScenarioError(f"{what}: version is not rules data (the ruleset version is pinned by the game)")

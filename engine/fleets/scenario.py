@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 import msgspec
@@ -65,7 +64,7 @@ def builtin(name: str) -> bytes | None:
 def parse(data: bytes, what: str = "fleet scenario") -> ScenarioSpec:
     try:
         spec = msgspec.convert(datafiles.read_toml(data), ScenarioSpec)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
+    except (UnicodeDecodeError, datafiles.TomlSyntaxError, msgspec.ValidationError) as exc:
         raise ScenarioError(f"{what}: {exc}") from None
     keys = [s.key for s in spec.sides]
     if len(spec.sides) != 2 or sorted(keys) != sorted([spec.attacker, spec.defender]) or spec.attacker == spec.defender:

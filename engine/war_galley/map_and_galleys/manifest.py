@@ -40,13 +40,11 @@ T = TypeVar("T")
 
 def read_toml(data: bytes, source: str) -> dict[str, Any]:
     """Parse TOML bytes; syntax errors keep tomllib's "(at line L, column C)"."""
-    import tomllib
-
     try:
         return datafiles.read_toml(data)  # a shipped file's JSON twin, else the TOML
     except UnicodeDecodeError as exc:
         raise RulesDataError(f"{source}: not UTF-8 text: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except datafiles.TomlSyntaxError as exc:
         raise RulesDataError(f"{source}: TOML syntax error: {exc}") from exc
 
 

@@ -447,13 +447,11 @@ def card_notation(type_: type, obj: Any) -> Any:
 
 def load_charts(data: bytes) -> Charts:
     """Read and check rules data; every problem names its table and key."""
-    import tomllib
-
     try:
         doc = datafiles.read_toml(data)  # a shipped file's JSON twin, else the TOML
     except UnicodeDecodeError as exc:
         raise RulesDataError(f"{SOURCE}: not UTF-8 text: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    except datafiles.TomlSyntaxError as exc:
         raise RulesDataError(f"{SOURCE}: TOML syntax error: {exc}") from exc
     try:
         return msgspec.convert(doc, Charts, dec_hook=card_notation)
