@@ -16,6 +16,7 @@ are always open to the side deciding and are not listed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from engine.errors import IllegalOrder
@@ -48,36 +49,49 @@ from engine.war_galley.turn.state import GameState, PendingActivation, galley_ke
 
 
 def legal(state: GameState) -> list[AnyDecision]:
+    return list(each_legal(state))
+
+
+def each_legal(state: GameState) -> Iterator[AnyDecision]:
+    """`legal(state)` one decision at a time, in its order: a caller that takes the first (do-nothing play)
+    pays for that one, not for the examples of the shortcuts listed after the plain answers."""
     due = decision_due(state)
     if due is None:
-        return []
+        return
     out: list[AnyDecision] = []
+
+    def put(decisions: Iterable[AnyDecision]) -> Iterator[AnyDecision]:
+        for decision in decisions:
+            out.append(decision)
+            yield decision
+
     if due.kind == "deploy":
-        out += deployments(state, due.side)
+        yield from put(deployments(state, due.side))
     elif due.kind == "squadrons":
-        out += squadron_choices(state, due.side)
+        yield from put(squadron_choices(state, due.side))
     elif due.kind == "initiative":
-        out += [Initiative(side=due.side, first=s.key) for s in state.sides]
+        yield from put([Initiative(side=due.side, first=s.key) for s in state.sides])
     elif due.kind == "speed":
-        out += speed_levels(state, due.side)
-        out += legal_shortcuts.speed_examples([d for d in out if isinstance(d, Speed)])
+        yield from put(speed_levels(state, due.side))
+        yield from put(legal_shortcuts.speed_examples([d for d in out if isinstance(d, Speed)]))
     elif due.kind == "activate":
-        out += activations(state, due)
-        out += legal_shortcuts.board_examples(out)
+        yield from put(each_activation(state, due))
+        yield from put(legal_shortcuts.board_examples(out))
     elif due.kind == "individual":
-        out += [Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)]
-        out += legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)], activations)
+        yield from put([Individual(side=due.side, galley=s.galleys[0]) for s in squadrons_left(state, due.side, True)])
+        yield from put(legal_shortcuts.individual_examples(state, [d for d in out if isinstance(d, Individual)],
+                                                           activations))
     elif due.kind == "board":
-        out += legal_combat.boarding_examples(state, due.side)
+        yield from put(legal_combat.boarding_examples(state, due.side))
     if due.kind in ("speed", "deploy"):  # asked for at the set-up (6.5), offered again in phase D
-        out += legal_combat.reaction_examples(state, due.side)
-    out += legal_shortcuts.standing_examples(state, due.side, due.kind)
+        yield from put(legal_combat.reaction_examples(state, due.side))
+    yield from put(legal_shortcuts.standing_examples(state, due.side, due.kind))
     if due.kind in TRANSFER_WHEN and state.current is None:  # 5.51: on his turn in B, D, E or F
         plain = transfers(state, due.side)
-        out += plain + legal_shortcuts.transfer_examples(state, plain, out, dispatch.apply)
+        examples = legal_shortcuts.transfer_examples(state, plain, out, dispatch.apply)  # from the answers
+        yield from put(plain + examples)
     if state.halt_proposed == state.other(due.side):
-        out.append(AcceptHalt(side=due.side))
-    return out
+        yield from put([AcceptHalt(side=due.side)])
 
 
 # --- set-up ---------------------------------------------------------------------------------
@@ -133,6 +147,10 @@ def transfers(state: GameState, side: str) -> list[Transfer]:
 
 
 def activations(state: GameState, due: Due) -> list[AnyDecision]:
+    return list(each_activation(state, due))
+
+
+def each_activation(state: GameState, due: Due) -> Iterator[AnyDecision]:
     out: list[AnyDecision] = []
     options = Options(state, due.side)
     for key, also in allowed(state, due.side):
@@ -141,8 +159,8 @@ def activations(state: GameState, due: Due) -> list[AnyDecision]:
                                                   variant)
             if decision not in out and scenario_play.acceptable(state, decision):
                 out.append(decision)
-    out += [Double(side=due.side, other=other) for _, other in double_options(state, due.side)]
-    return out
+                yield decision
+    yield from (Double(side=due.side, other=other) for _, other in double_options(state, due.side))
 
 
 class Options:
@@ -288,4 +306,4 @@ def _comes_adjacent(around, galley: Galley, plan: Plan) -> bool:  # type: ignore
     return any(leg.ended is None and any(h in around.enemy_near for h in leg.position.hexes) for leg in legs)
 
 
-__all__ = ["Options", "legal", "deployments", "squadron_choices", "speed_levels", "transfers", "activations"]
+__all__ = ["Options", "legal", "each_legal", "deployments", "squadron_choices", "speed_levels", "transfers", "activations"]

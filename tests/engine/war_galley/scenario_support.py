@@ -11,7 +11,7 @@ from engine.dice import ForcedDice
 from engine.war_galley.battles import choices, secrets
 from engine.war_galley.map_and_galleys.rulesdata import default_rules_data
 from engine.war_galley.play import dispatch as play
-from engine.war_galley.play.legal import legal
+from engine.war_galley.play.legal import each_legal
 from engine.war_galley.ruleset import RULESET
 from engine.war_galley.turn.decisions import to_json
 from engine.war_galley.turn.state import GameState, Phase
@@ -63,7 +63,7 @@ def deployed(key: str, options: dict[str, object] | None = None, secret: str | N
             value = secret or choices.listed(state)[0].get("value", "") or _first_value(state)
             state = apply(state, commit(want.label, value) if want.kind == "commit" else opening(want.label, value), dice)
             continue
-        state = apply(state, legal(state)[0], dice)
+        state = apply(state, next(each_legal(state)), dice)  # the first listed, without listing the rest
     return state
 
 
@@ -78,7 +78,7 @@ def drive(state: GameState, until: Callable[[GameState], bool], dice: Any = None
     for _ in range(limit):
         if until(state) or state.result is not None:
             return state
-        state = apply(state, legal(state)[0], dice)
+        state = apply(state, next(each_legal(state)), dice)  # the first listed, without listing the rest
     raise AssertionError("the condition never came")
 
 

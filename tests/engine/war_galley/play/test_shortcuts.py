@@ -230,3 +230,15 @@ def test_the_demo_player_uses_the_shortcuts_only_when_told() -> None:
     without = agent.choose(state, "rome", random.Random(1), shortcuts=False)
     assert isinstance(with_, Individual) and uses_shortcut(with_)
     assert not uses_shortcut(without)
+
+
+def test_the_first_listed_decision_comes_without_the_examples_listed_after_it(monkeypatch) -> None:
+    # legal.each_legal: do-nothing play takes the first answer; the Crew check's examples come later
+    state = individual_phase()
+    first = legal.legal(state)[0]
+
+    def unwanted(*_: object) -> list[object]:
+        raise AssertionError("the examples were listed")
+
+    monkeypatch.setattr(legal.legal_shortcuts, "individual_examples", unwanted)
+    assert next(legal.each_legal(state)) == first and isinstance(first, Individual) and not uses_shortcut(first)
