@@ -84,7 +84,7 @@ def surroundings(
     return Surroundings(board, occupied, enemy_near, wind, turn, charts)
 
 
-class Leg(msgspec.Struct, frozen=True):
+class Leg(msgspec.Struct, frozen=True, cache_hash=True):
     """A galley's progress through one activation's movement.
 
     `announced` is the announced MP when checking a plan; None when the
