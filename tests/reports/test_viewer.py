@@ -200,6 +200,8 @@ def test_a_turns_marks_of_what_happened_show_the_steps_alone(made: Path, browser
 
 # the pieces drawn on the board that shows file `seq` (the section of its turn): each one's hull, and whether
 # it is marked as the viewing player's
+# What the page shows now, in one round trip a file: the file the viewer is at, whether the view is
+# turned, and each piece drawn on the board of file `seq`'s turn (its hull, side, and whether marked his).
 _DRAWN = """seq => {
   const board = document.getElementById(`file-${seq}`).closest("section.turn").querySelector("[data-board]");
   const out = {};
@@ -207,7 +209,7 @@ _DRAWN = """seq => {
     const hull = p.querySelector("polygon.hull");
     out[p.dataset.piece] = [hull ? hull.getAttribute("points") : null, p.dataset.side || "", p.classList.contains("pbem-you")];
   }
-  return out;
+  return [document.getElementById("viewer").dataset.seq, document.body.classList.contains("pbem-turned"), out];
 }"""
 
 
@@ -235,14 +237,14 @@ def test_each_sides_view_steps_from_the_first_file_to_the_last(tauris: Game, mad
     _to_file(page, seqs[0])
     shown = []
     for index, seq in enumerate(seqs):
-        assert page.get_attribute("#viewer", "data-seq") == str(seq)
+        at, turned_now, drawn = page.evaluate(_DRAWN, seq)
+        assert at == str(seq)
         shown.append(seq)
-        drawn = page.evaluate(_DRAWN, seq)
         assert set(drawn) == set(full[index]), f"file {seq}: other pieces than its frame's"
         for piece, (points, side, mine) in drawn.items():
             assert [points] == hull.findall(full[index][piece])[:1], f"file {seq}: {piece} not where the frame puts it"
             assert mine == (side == player.side), f"file {seq}: {piece} marked wrongly for {player.side}"
-        assert page.evaluate("document.body.classList.contains('pbem-turned')") == turned
+        assert turned_now == turned
         page.keyboard.press("Shift+ArrowRight")
     assert shown == seqs and page.get_attribute("#viewer", "data-seq") == str(seqs[-1])  # the last stays the last
     assert visit.errors == [] and visit.fetched() == []
