@@ -22,22 +22,22 @@ from tests.reports.games import play
 MOST_FILES = 90  # turn 1 of Tauris takes some 35 files; a loop past this is a bug, not a long game
 
 
+# What a decision offers, in the order a player takes it, and whether the click goes to the map (force:
+# an SVG counter or end the overlay may cover)
+_OFFERED = {"#options button.squadron": False, "#board g.counter.clickable": True,
+            "#play-overlay g.offer.end": True, "#options button": False}
+_COUNT = "selectors => selectors.map(s => document.querySelectorAll(s).length)"
+
+
 def _decide(page: Any, chooser: random.Random) -> None:
     """Click a whole decision: as long as options are offered, one of them (on the map where it is drawn)."""
     for _ in range(60):
         page.wait_for_selector("body[data-ready='1']:not([data-busy])")
-        squadrons = page.locator("#options button.squadron")
-        galleys = page.locator("#board g.counter.clickable")
-        ends = page.locator("#play-overlay g.offer.end")
-        buttons = page.locator("#options button")
-        if squadrons.count():
-            squadrons.nth(chooser.randrange(squadrons.count())).click()
-        elif galleys.count():
-            galleys.nth(chooser.randrange(galleys.count())).click(force=True)  # on the map, not the list
-        elif ends.count():
-            ends.nth(chooser.randrange(ends.count())).click(force=True)
-        elif buttons.count():
-            buttons.nth(chooser.randrange(buttons.count())).click()
+        counts = page.evaluate(_COUNT, list(_OFFERED))  # one round trip for the four counts
+        for (selector, force), count in zip(_OFFERED.items(), counts):
+            if count:  # a squadron, else a galley on the map (not the list), else an end, else a button
+                page.locator(selector).nth(chooser.randrange(count)).click(force=force)
+                break
         else:
             return
     raise AssertionError("a decision that never ends offering options")
