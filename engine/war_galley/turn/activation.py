@@ -210,9 +210,9 @@ def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tupl
     ]
     restricted = False
     if not free:
-        near = surroundings(state.board, state.galleys, galley, state.wind, state.turn).enemy_near
-        assert galley.position is not None
-        restricted = not any(h in near for h in galley.position.hexes)
+        hexes = galley.position.hexes if galley.position is not None else ()  # gone since phase B: near no enemy
+        near = surroundings(state.board, state.galleys, galley, state.wind, state.turn).enemy_near if hexes else ()
+        restricted = not any(h in near for h in hexes)
         if restricted:
             state = state.with_galley(replace(galley, speed=SpeedSide.CRUISE))
     return replace(state, current=PendingActivation((key,), restricted=restricted)), events

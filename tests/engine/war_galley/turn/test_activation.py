@@ -133,3 +133,19 @@ def test_failed_crew_check_starting_adjacent_acts_as_in_command() -> None:
     state = individual_phase(G5_14="3019-3018")  # bow to bow with R5-53
     state, _ = decide(state, Individual(side="rome", galley=g("R5-53")), 6)
     assert not state.current.restricted
+
+
+@pytest.mark.parametrize("die", [1, 6])  # Crew check free, held
+def test_an_individual_galley_that_left_the_map_is_listed_and_checked_without_a_crash(die: int) -> None:
+    # Sunk (or gone off the map) after phase B formed its Individual Squadron: 5.31's check still rolls
+    # for it (the phase asks every squadron); held, it is near no enemy, so Cruise and kept from one, as
+    # any held galley not adjacent; the listing's Crew check examples were an AssertionError here.
+    from engine.war_galley.map_and_galleys.galley import Removal
+    from engine.war_galley.play.legal import legal
+
+    state = individual_phase()
+    state = state.with_galley(replace(state.galley(g("R5-53")), position=None, removed=Removal.SUNK))
+    assert Individual(side="rome", galley=g("R5-53")) in legal(state)
+    after, _ = decide(state, Individual(side="rome", galley=g("R5-53")), die)
+    assert after.current is not None and after.current.restricted == (die == 6)
+    assert legal(after)  # its activation is listed too (it has nothing to move)
