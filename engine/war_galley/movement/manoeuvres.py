@@ -28,7 +28,7 @@ from engine.war_galley.movement.steps import (
 )
 
 # What the rules below refuse whatever else the galley has done, for the planner to leave out untried
-# (engine.war_galley.play.planner; tests/engine/war_galley/movement/test_step_kinds.py holds them to the rules):
+# (engine.war_galley.play.planner; tests/engine/war_galley/play/test_planner_actium.py holds them to the rules):
 # the steps a galley at Maximum Speed never takes (6.33 Backwater, 6.34 Facing Change, 6.35 Turn Around),
 # each rule's first refusal; and the sail steps, refused once movement has started (6.21, `_sail_check`).
 CRUISE_ONLY: tuple[type, ...] = (Backwater, FacingChange, TurnAround)

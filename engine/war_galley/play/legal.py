@@ -227,15 +227,10 @@ def _horizon(around: Surroundings, galley: Galley) -> tuple[object, ...] | None:
         return None
     budget = max(mover.limit(True).mp, mover.limit(False).mp)
     occupied, near = around.occupied, around.enemy_near
-    disc = _disc(galley.position.bow, max(0, budget) + 2)
+    disc = tuple(within(galley.position.bow, max(0, budget) + 2))  # 0.04 ms at radius 10
     filled = tuple(h for h in disc if h in occupied)
     beside = tuple(h for h in disc if h in near)
     return (galley, id(around.board), around.wind, around.turn, id(around.charts), filled, beside)
-
-
-@lru_cache(maxsize=4096)  # a hex's disc is asked at each listing: 0.6 ms to build, 30 us to look up
-def _disc(centre: Hex, radius: int) -> tuple[Hex, ...]:
-    return tuple(within(centre, radius))
 
 
 @lru_cache(maxsize=8)  # the Crew check listing asks it again of each result's state: the galleys stand still

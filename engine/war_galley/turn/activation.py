@@ -210,9 +210,11 @@ def apply_individual(state: GameState, decision: Individual, dice: Dice) -> tupl
     ]
     restricted = False
     if not free:
-        hexes = galley.position.hexes if galley.position is not None else ()  # gone since phase B: near no enemy
-        near = surroundings(state.board, state.galleys, galley, state.wind, state.turn).enemy_near if hexes else ()
-        restricted = not any(h in near for h in hexes)
+        if galley.position is None:  # gone from the map since phase B: near no enemy
+            restricted = True
+        else:
+            near = surroundings(state.board, state.galleys, galley, state.wind, state.turn).enemy_near
+            restricted = not any(h in near for h in galley.position.hexes)
         if restricted:
             state = state.with_galley(replace(galley, speed=SpeedSide.CRUISE))
     return replace(state, current=PendingActivation((key,), restricted=restricted)), events
