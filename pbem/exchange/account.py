@@ -10,20 +10,40 @@ pbem receive), so the mail stays a few kilobytes.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from pbem.game import referee
 from pbem.signed import textsafe
 from pbem.signed.movefile import Accept, Invite, Move
 
 LEGAL_SHOWN = 12  # the options listed in a mail; the rest are one `pbem legal` away
-# A long resolution is cut, by bytes as well as by count: the local report has every event. 4 KB of
-# events keep a Tauris mail under issue 24's 20 KB (the file travels twice, armored and attached,
-# about 2.7x its 2-4 KB); a count alone let a melee of long events make a 21.6 KB mail.
+# A long resolution is cut, by bytes as well as by count: the local report has every event. A count
+# alone let a melee of long events make a 21.6 KB mail.
 EVENTS_SHOWN = 60
 EVENTS_BYTES = 4 * 1024
 ORDERS_BYTES = 1024  # the orders line, cut: the file itself (attached and armored) has them all
 LEGAL_BYTES = 2 * 1024  # the legal options listed, cut likewise: `pbem legal` has them all
+
+
+class Room(NamedTuple):
+    """The bytes an account may spend on each of its long parts."""
+
+    events: int
+    orders: int
+    legal: int
+
+
+# The file travels twice (armored and attached, each 1.37x its size), so a large file leaves less
+# room: pbem.exchange.mailer.compose takes the first room whose mail keeps within issue 24's 20 KB.
+# In the full room alone a Tauris mail once reached 23.5 KB (random dice in a test); the largest of
+# ten demo games' 910 mails is 16.3 KB (a 3.5 KB file, 4 KB of events). In the last room a file of
+# up to about 6 KB fits; the largest Tauris file in those games is 3.6 KB.
+ROOMS = (
+    Room(EVENTS_BYTES, ORDERS_BYTES, LEGAL_BYTES),
+    Room(EVENTS_BYTES // 2, ORDERS_BYTES // 2, LEGAL_BYTES // 2),
+    Room(EVENTS_BYTES // 8, ORDERS_BYTES // 4, LEGAL_BYTES // 4),
+    Room(0, 0, 0),
+)
 
 
 def cut(lines: Iterable[str], count: int, budget: int) -> list[str]:
@@ -42,8 +62,8 @@ def other(role: str) -> str:
     return "guest" if role == "host" else "host"
 
 
-def account(game: referee.Game, seq: int) -> list[str]:
-    """The lines telling the receiver of file `seq` what it brings and what he does next."""
+def account(game: referee.Game, seq: int, room: Room = ROOMS[0]) -> list[str]:
+    """The lines telling the receiver of file `seq` what it brings and what he does next, within `room`."""
     body = game.files[seq].body
     if isinstance(body, Invite):
         return [
@@ -61,16 +81,17 @@ def account(game: referee.Game, seq: int) -> list[str]:
         events = list(resolution.events)
         lines.append(f"What file {seq - 1} did, with the dice of this file's reveal ({len(resolution.rolls)} dice):")
         shown = cut(("  " + textsafe.visible(ruleset.describe_event(e, resolution.state)) for e in events),
-                    EVENTS_SHOWN, EVENTS_BYTES)
+                    EVENTS_SHOWN, room.events)
         lines.extend(shown)
         if len(events) > len(shown):
-            lines.append(f"  ... and {len(events) - len(shown)} more events (the report pbem writes has them all)")
+            more = f"and {len(events) - len(shown)} more events" if shown else f"{len(events)} events"
+            lines.append(f"  ... {more} (the report pbem writes has them all)")
     if resolution is not None:
         lines.append("Now: " + textsafe.visible(ruleset.describe(resolution.state)))
     if body.decisions:
         orders = textsafe.visible("; ".join(ruleset.format_order(d) for d in body.decisions))
-        if len(orders.encode()) > ORDERS_BYTES:
-            orders = orders.encode()[:ORDERS_BYTES].decode(errors="ignore") + " ... (the file has them all)"
+        if len(orders.encode()) > room.orders:
+            orders = orders.encode()[: room.orders].decode(errors="ignore") + " ... (the file has them all)"
         lines.append(f"Orders in this file: {orders}")
         lines.append("Their dice come from your reveal: pbem mail adds this file, writes the report of what")
         lines.append("they did, and tells you what you decide then.")
@@ -83,18 +104,20 @@ def account(game: referee.Game, seq: int) -> list[str]:
         lines.append(f"Game over: {textsafe.visible(pending.prompt)}")
     elif receiver is not None and pending.side == receiver.side:
         lines.append(f"Your decision now: {textsafe.visible(pending.prompt)}")
-        lines.extend(legal_brief(game, resolution.state))
+        lines.extend(legal_brief(game, resolution.state, room.legal))
     return lines
 
 
-def legal_brief(game: referee.Game, state: object) -> list[str]:
-    """The legal options as the report lists them: the first LEGAL_SHOWN, within LEGAL_BYTES."""
+def legal_brief(game: referee.Game, state: object, budget: int = LEGAL_BYTES) -> list[str]:
+    """The legal options as the report lists them: the first LEGAL_SHOWN, within `budget` bytes."""
     ruleset = game.ruleset
     try:
         options = [ruleset.format_order(d) for d in ruleset.legal(state)]
     except ruleset.illegal_errors:
         return []
-    lines = cut((f"  - {textsafe.visible(option)}" for option in options), LEGAL_SHOWN, LEGAL_BYTES)
+    if not options:
+        return []
+    lines = cut((f"  - {textsafe.visible(option)}" for option in options), LEGAL_SHOWN, budget)
     if len(options) > len(lines):
-        lines.append(f"  ... {len(options) - len(lines)} more: pbem legal GAME-FOLDER")
-    return (["Legal options:"] + lines) if lines else []
+        lines.append(f"  ... {len(options) - len(lines)} {'more' if lines else 'options'}: pbem legal GAME-FOLDER")
+    return ["Legal options:"] + lines

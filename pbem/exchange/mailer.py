@@ -75,6 +75,12 @@ def message_id(game_id: str, seq: int, file_hash: str, address: str) -> str:
     return f"<pbem.{game_id}.{seq}.{file_hash[:16]}@{domain}>"
 
 
+# Issue 24's bound on a mail carrying a Tauris file, less what the servers on the way add
+# (Return-Path, Received, Delivered-To: about 400 bytes on loopback dovecot; room for two hops more).
+MAX_MAIL_BYTES = 20 * 1024
+RELAY_HEADERS = 1536
+
+
 def compose(
     game: referee.Game,
     seq: int,
@@ -82,6 +88,26 @@ def compose(
     sender_name: str,
     to: str,
     report: Attachment | None = None,
+    limit: int = MAX_MAIL_BYTES,
+) -> EmailMessage:
+    """The mail of file `seq`: its account in the largest room (pbem.exchange.account.ROOMS) that keeps
+    the mail within `limit` as delivered; a report asked for by the settings is past any bound, so it
+    gets all."""
+    for room in accounts.ROOMS:
+        message = _message(game, seq, sender, sender_name, to, report, room)
+        if report is not None or len(message.as_bytes()) + RELAY_HEADERS <= limit:
+            break
+    return message
+
+
+def _message(
+    game: referee.Game,
+    seq: int,
+    sender: str,
+    sender_name: str,
+    to: str,
+    report: Attachment | None,
+    room: accounts.Room,
 ) -> EmailMessage:
     signed = game.files[seq]
     body = signed.body
@@ -109,18 +135,27 @@ def compose(
         f"{summary(game, seq)}",
         "",
         *([f"Note: {visible(note)}", ""] if note else []),
-        *accounts.account(game, seq),
+        *accounts.account(game, seq, room),
         "",
         f"The file is attached ({movefile.file_name(seq)}) and armored below.",
         *how,
         "",
         text,
     ]
-    message.set_content("\n".join(lines))
+    content = "\n".join(lines)
+    message.set_content(content, cte=transfer_encoding(content))
     message.add_attachment(signed.raw, maintype="application", subtype="x-pbem", filename=movefile.file_name(seq))
     if report is not None:
         message.add_attachment(report.data, maintype="text", subtype="html", filename=report.name)
     return message
+
+
+def transfer_encoding(text: str) -> str:
+    """7bit for short ASCII lines, else quoted-printable: never base64, which the email package picks
+    when the first ten lines look unlike English and which would encode the armored file a second time."""
+    if text.isascii() and all(len(line) <= 78 for line in text.splitlines()):
+        return "7bit"
+    return "quoted-printable"
 
 
 def _context(server: Server) -> ssl.SSLContext:

@@ -66,3 +66,29 @@ def test_the_longest_tauris_resolution_is_cut_and_says_so() -> None:
     text = "\n".join(account.account(game, seq))
     assert "more events (the report pbem writes has them all)" in text
     assert len(text.encode()) <= account.EVENTS_BYTES + account.LEGAL_BYTES + 1024
+
+
+def test_a_mail_over_its_bound_gives_its_account_less_room_never_the_file() -> None:
+    """The file travels whole (armored and attached); the account shrinks room by room to fit (a 5.6 KB
+    Tauris file with a melee's account made a 23.5 KB mail), and says what it left out."""
+    game = store.load(EXAMPLE)
+    seq = 100  # the 72 events of file 99
+    full = mailer.compose(game, seq, "alice@pbem.test", "Alice", "bob@pbem.test")
+    full_size = len(full.as_bytes())
+    sizes = []
+    for limit in (full_size + mailer.RELAY_HEADERS, full_size + mailer.RELAY_HEADERS - 1, 0):
+        message = mailer.compose(game, seq, "alice@pbem.test", "Alice", "bob@pbem.test", limit=limit)
+        text = message.get_body(("plain",)).get_content()
+        assert [p.get_content() for p in message.iter_attachments()] == [game.files[seq].raw]
+        assert "-----BEGIN PBEM FILE-----" in text and "events (the report pbem writes has them all)" in text
+        sizes.append(len(message.as_bytes()))
+    assert sizes[0] == full_size > sizes[1] > sizes[2]
+    assert "72 events (the report pbem writes has them all)" in text  # the smallest room: none listed
+
+
+def test_a_mail_body_is_never_base64() -> None:
+    """The email package picks base64 for a body whose first lines look unlike English, which would
+    encode the armored file twice: the body is 7bit when it can be, else quoted-printable."""
+    assert mailer.transfer_encoding("plain\nshort lines\n") == "7bit"
+    assert mailer.transfer_encoding("x" * 79) == "quoted-printable"
+    assert mailer.transfer_encoding("éà€ ☆★" * 10) == "quoted-printable"
