@@ -1,7 +1,7 @@
 """Install as users install: build the wheel, install it into a fresh venv, play the demo elsewhere.
 
 The wheel must carry the rules data, scenarios and templates (data packages
-found through importlib.resources): a plain `pip install` of it, with the
+found where Python imports them from): a plain `pip install` of it, with the
 dependencies from the package index, gives a `pbem` that works from any
 folder, far from the source tree. pipx installs the same way (its own venv
 and `pip install` of the wheel); this test does that by hand.

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterable
+
+import msgspec
 
 from pbem.exchange import armor
 from pbem.errors import FolderProblem, MalformedFile, MissingFile, UsageError
@@ -77,8 +78,7 @@ MAX_HTML_CHARS = 4 * MAX_FILE_BYTES
 _BREAK_AFTER = frozenset({"p", "div", "pre", "tr", "li", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"})
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(msgspec.Struct, frozen=True):
     """One candidate pbem file: its bytes and where it was found (for messages)."""
 
     raw: bytes

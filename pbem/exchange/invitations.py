@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pbem.errors import MailProblem, MalformedFile, PbemError, UsageError
 from pbem.exchange.mailconfig import MailState, plausible_address
@@ -27,8 +28,7 @@ MAX_OFFERED = 20  # invitations kept waiting at once: more is someone flooding t
 SHORT_ID = 8  # the length of id `pbem mail` prints; any unique prefix of 8+ hex digits is accepted
 
 
-@dataclass(frozen=True)
-class Offered:
+class Offered(msgspec.Struct, frozen=True):
     """An invitation waiting for the player's answer."""
 
     game_id: str

@@ -13,9 +13,10 @@ import json
 import os
 import shlex
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from pbem.game import folder as folders
 from pbem.errors import MailProblem
@@ -41,8 +42,7 @@ def state_path(config: Path) -> Path:
     return config.with_name(config.stem + "-state.json")
 
 
-@dataclass(frozen=True)
-class Server:
+class Server(msgspec.Struct, frozen=True):
     """One SMTP or IMAP server as the settings name it."""
 
     kind: str  # "smtp" or "imap"
@@ -78,15 +78,14 @@ class Server:
         )
 
 
-@dataclass(frozen=True)
-class MailConfig:
+class MailConfig(msgspec.Struct, frozen=True):
     path: Path
     address: str
     name: str
     smtp: Server | None
     imap: Server | None
     maildir: Path | None
-    games: dict[Path, str] = field(default_factory=dict)  # game folder -> opponent's address
+    games: dict[Path, str] = msgspec.field(default_factory=dict)  # game folder -> opponent's address
     attach_report: bool = False  # the HTML report in every mail (the receiver renders his own anyway)
     notify: tuple[str, ...] = ()  # argv run by `pbem watch` when a file arrives (pbem.exchange.notify)
 

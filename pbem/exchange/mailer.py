@@ -18,7 +18,6 @@ import socket
 import ssl
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem.exchange import account as accounts

@@ -12,8 +12,9 @@ an option (a leading '-' the template did not have gets a space before it).
 from __future__ import annotations
 
 import subprocess
-from dataclasses import dataclass
 from typing import Sequence
+
+import msgspec
 
 from pbem.signed import textsafe
 
@@ -22,8 +23,7 @@ VALUE_CHARS = 200
 TIMEOUT = 30  # seconds a notification may take before pbem gives up on it
 
 
-@dataclass(frozen=True)
-class Arrival:
+class Arrival(msgspec.Struct, frozen=True):
     """What to tell the player: which game, what came, whose decision it is now."""
 
     game: str

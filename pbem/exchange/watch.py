@@ -27,9 +27,10 @@ is the player's, and is left as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
+
+import msgspec
 
 from pbem.signed import identity as ids
 from pbem.exchange import intake
@@ -54,19 +55,18 @@ def transient(exc: PbemError) -> bool:
     return isinstance(exc, TRANSIENT) and not isinstance(exc, RulesetFailure)
 
 
-@dataclass
-class Round:
+class Round(msgspec.Struct):
     """What one round did, for the caller to print."""
 
-    lines: list[str] = field(default_factory=list)
-    errors: list[PbemError] = field(default_factory=list)
-    decisions: list[Path] = field(default_factory=list)  # games waiting on the player's own decision
-    invited: list[invitations.Offered] = field(default_factory=list)  # invitations new this round
-    arrived: dict[Path, list[int]] = field(default_factory=dict)  # files added (and answered), by game
+    lines: list[str] = msgspec.field(default_factory=list)
+    errors: list[PbemError] = msgspec.field(default_factory=list)
+    decisions: list[Path] = msgspec.field(default_factory=list)  # games waiting on the player's own decision
+    invited: list[invitations.Offered] = msgspec.field(default_factory=list)  # invitations new this round
+    arrived: dict[Path, list[int]] = msgspec.field(default_factory=dict)  # files added (and answered), by game
     # Each folder's game as the round last loaded it: every later load extends it (store.load's known)
     # rather than resume from the state cache and admit the new files again: a team game's mail test
     # made 4,010 loads at about 7 ms each (load_state and admission) where each now costs about 1 ms.
-    games: dict[Path, referee.Game] = field(default_factory=dict)
+    games: dict[Path, referee.Game] = msgspec.field(default_factory=dict)
 
     def load(self, folder: Path) -> referee.Game:
         """The folder's game now: every file read and hashed again, those added since this round's last
@@ -95,20 +95,18 @@ def games_by_id(folders: list[Path], result: Round) -> dict[str, Path]:
     return found
 
 
-@dataclass
-class Message:
+class Message(msgspec.Struct):
     """One message, read: who sent it and the files of the player's games in it, by game."""
 
     key: str
     what: str
     sender: str
     by_game: dict[str, list[tuple[bytes, str]]]
-    invitations: list[tuple[bytes, str]] = field(default_factory=list)  # file 0 of a game not here
+    invitations: list[tuple[bytes, str]] = msgspec.field(default_factory=list)  # file 0 of a game not here
     seat: str | None = None  # a team game's seat taking its place (X-Pbem-Seat, pbem join)
 
 
-@dataclass
-class Taken:
+class Taken(msgspec.Struct):
     """What became of one message's files in one game."""
 
     waiting: bool = False  # left for the next round

@@ -10,8 +10,9 @@ import contextlib
 import copy
 import hashlib
 from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from pbem.game import ruleschange
 from pbem.signed.dice import NoDiceYet, RecordedRoll
@@ -47,8 +48,7 @@ def ruleset_call(ruleset: Ruleset, what: str, doing: str) -> Iterator[None]:
         ) from exc
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(msgspec.Struct, frozen=True):
     """What the invitation pins: the game, the ruleset and the exact data."""
 
     game_id: str
@@ -64,8 +64,7 @@ class Setup:
     team: Team | None = None  # a team game's roster (pbem.game.roster); None: two players
 
 
-@dataclass
-class Resolution:
+class Resolution(msgspec.Struct):
     """What resolving one file produced."""
 
     state: Any
@@ -73,8 +72,7 @@ class Resolution:
     rolls: list[RecordedRoll]
 
 
-@dataclass
-class Game:
+class Game(msgspec.Struct):
     """A replayed game: every file checked, every resolvable state computed."""
 
     files: GameFiles  # a list of SignedFile is taken as one
@@ -82,7 +80,7 @@ class Game:
     setup: Setup
     guest: Player | None = None
     # resolutions[k] resolves file k (k >= 1); the last file is unresolved.
-    resolutions: MutableMapping[int, Resolution] = field(default_factory=dict)  # pbem.game.store's may replay
+    resolutions: MutableMapping[int, Resolution] = msgspec.field(default_factory=dict)  # pbem.game.store's may replay
     _initial_state: Any = None
     # (k, state): file k's resolved state, known from the state cache without its events
     tip: tuple[int, Any] | None = None
@@ -94,12 +92,12 @@ class Game:
     cached_bytes: tuple[int, bytes, bytes] | None = None
     # (first file, set-up) of every agreed rules change, the invitation's first (empty: none):
     # `setup` is the last one's, the rules in force (pbem.game.ruleschange)
-    eras: list[tuple[int, Setup]] = field(default_factory=list)
+    eras: list[tuple[int, Setup]] = msgspec.field(default_factory=list)
     # the check of the last admitted file's decisions, which its resolution resumes from (check_decisions)
     checked: Checked | None = None
     # the files that accepted a team game's seat change (pbem.game.roster.change_seat): `setup.team` is the
     # roster after the last; the state cache is not written for such a game (its key is file 0's roster)
-    seat_changes: list[int] = field(default_factory=list)
+    seat_changes: list[int] = msgspec.field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not isinstance(self.files, GameFiles):
@@ -265,8 +263,7 @@ def first_state(setup: Setup, what: str) -> Any:
 
 
 
-@dataclass
-class Checked:
+class Checked(msgspec.Struct):
     """What checking file `file_hash`'s decisions computed, for its resolution to resume from: the state
     after those applied in full (`done`, with their events); a last one that rolls is applied again."""
 

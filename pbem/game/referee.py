@@ -16,7 +16,7 @@ first, then decides.
 from __future__ import annotations
 
 import base64
-from dataclasses import replace
+from msgspec.structs import replace
 from typing import Any
 
 from pbem.signed import chain

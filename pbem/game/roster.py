@@ -19,10 +19,11 @@ of authority are pbem's, the commands are the ruleset's names (its optional `com
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 from typing import Any
+
+import msgspec
 
 from pbem.errors import MalformedFile, NotYourCommand, RulesetProblem, WrongTurn
 from pbem.game.ruleset import Ruleset
@@ -30,13 +31,12 @@ from pbem.signed import identity as ids
 from pbem.signed.movefile import Roster, Seat
 
 
-@dataclass(frozen=True)
-class Team:
+class Team(msgspec.Struct, frozen=True):
     """A roster read for its questions: the seat of an id, the holder of a command, a side's lead."""
 
     roster: Roster
-    by_id: dict[str, Seat] = field(default_factory=dict)
-    holder: dict[tuple[str, str], str] = field(default_factory=dict)  # (side, command) -> seat id
+    by_id: dict[str, Seat] = msgspec.field(default_factory=dict)
+    holder: dict[tuple[str, str], str] = msgspec.field(default_factory=dict)  # (side, command) -> seat id
 
     @classmethod
     def of(cls, roster: Roster) -> Team:

@@ -17,8 +17,9 @@ through the contract (pbem.game.ruleset).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from pbem.errors import RulesChangeRefused, RulesetProblem
 from pbem.signed.movefile import RulesProposal
@@ -96,8 +97,7 @@ def proposal(ruleset: Ruleset, rules_data: bytes, version: str, new_data: bytes 
     return RulesProposal(ruleset_version=version, rules_hash=hashlib.sha256(data).hexdigest(), rules_data=text)
 
 
-@dataclass(frozen=True)
-class Judged:
+class Judged(msgspec.Struct, frozen=True):
     """Files `first`..`last` (None: to the end) were judged by `ruleset` `version` on rules data `rules_hash`."""
 
     first: int

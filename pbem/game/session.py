@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from pbem.signed import commitments
 from pbem.game import folder as folders
@@ -159,8 +160,7 @@ def accept(invitation: tuple[bytes, str], out: Path, me: Identity, name: str, ch
 # ----- receiving ------------------------------------------------------------------------
 
 
-@dataclass
-class Received:
+class Received(msgspec.Struct):
     added: list[Path]
     already: list[str]
     game: Game | None = None  # the game with them, as written under the lock (pass it on: store.load's known)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import base64
 import secrets
 import time as _time
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from pbem.signed import canonical, chain
 from pbem.signed import identity as ids
@@ -224,8 +225,7 @@ def my_role(game: Game, me: Identity) -> str:
     raise KeyProblem(f"key {me.name!r} ({me.fingerprint}) is not a player of game {game.game_id}")
 
 
-@dataclass
-class Outlook:
+class Outlook(msgspec.Struct):
     """What the next author sees before he writes: the outcome of the last file."""
 
     role: str

@@ -18,13 +18,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import markupsafe
+
+import msgspec
 
 from pbem.game import usercache
 from engine.datafiles import templates_dir
@@ -100,8 +101,7 @@ def templates_of(ruleset: Any) -> str:
 # ----- what a report covers ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     """The files a report covers (their resolutions, in order), and a private last one.
 
     `preview` is the outcome of the game's last file as its next author alone

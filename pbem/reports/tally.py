@@ -9,14 +9,14 @@ optional `turn(state)`; without it the whole game is one turn).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+
+import msgspec
 
 from pbem.signed.movefile import Move
 from pbem.game.referee import Game
 
 
-@dataclass
-class TurnCount:
+class TurnCount(msgspec.Struct):
     turn: int | None
     decisions: int = 0  # files a person wrote
     acknowledgements: int = 0  # files the machine writes
@@ -26,10 +26,9 @@ class TurnCount:
         return self.decisions + self.acknowledgements
 
 
-@dataclass
-class Tally:
+class Tally(msgspec.Struct):
     setup: int = 0
-    turns: list[TurnCount] = field(default_factory=list)
+    turns: list[TurnCount] = msgspec.field(default_factory=list)
 
     @property
     def files(self) -> int:

@@ -12,7 +12,6 @@ import binascii
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.exceptions import InternalError, InvalidSignature, UnsupportedAlgorithm
@@ -20,6 +19,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
+
+import msgspec
 
 from pbem.signed import edwards
 from pbem.errors import BadSignature, KeyProblem, UsageError
@@ -108,8 +109,7 @@ def verify(public_b64: str, signature: bytes, data: bytes, what: str) -> None:
         raise BadSignature(f"{what}: signature does not verify with the key of its author") from None
 
 
-@dataclass(frozen=True)
-class Identity:
+class Identity(msgspec.Struct, frozen=True):
     """A player's key pair, loaded from the key folder."""
 
     name: str
