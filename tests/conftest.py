@@ -40,3 +40,14 @@ def browser() -> Iterator[object]:
         launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "long: a test of ten seconds or more, started first (see below)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first, the rest in their order: with xdist's work stealing (pyproject.toml) the
+    worker that starts them runs them while the other takes its share of the short ones, so the run
+    never ends with one worker alone on a 40-second game (the longest first: a classic schedule)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

@@ -18,6 +18,7 @@ def run(args: list[str], hash_seed: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(PBEM + args, capture_output=True, text=True, env=env, timeout=600)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scenario", ["tauris", "myonessus"])
 def test_a_war_galley_game_verifies_under_other_hash_seeds(tmp_path: Path, scenario: str) -> None:
     made = run(["demo", "--scenario", scenario, "--out", str(tmp_path / "g")], "1")

@@ -50,6 +50,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheel
 
 
+@pytest.mark.long
 def test_the_wheel_installs_and_plays_from_another_folder(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     assert _run([sys.executable, "-m", "venv", str(venv)], tmp_path).returncode == 0

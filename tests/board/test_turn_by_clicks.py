@@ -14,6 +14,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem.board import server, table
 from pbem.exchange import intake
 from pbem.game import session, store
@@ -50,6 +52,7 @@ def _arrived(page: Any) -> None:
     page.wait_for_selector("body[data-ready='1']:not([data-busy])")
 
 
+@pytest.mark.long
 def test_two_players_play_tauris_turn_1_by_clicks(tmp_path: Path, browser: Any, artifacts: Path) -> None:
     play(tmp_path, "war-galley", "tauris", 2)  # the invitation and its acceptance: `pbem new`, `pbem join`
     roles = ("host", "guest")

@@ -38,6 +38,7 @@ FILE_CAP = 400
 MAX_MAIL_BYTES = 20 * 1024  # issue 24's target for a mail carrying a Tauris file
 
 
+@pytest.mark.long
 def test_two_turns_of_tauris_from_an_invitation_by_mail(mail_system: MailSystem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for user, password in PLAYERS.items():
         monkeypatch.setenv(f"TEST_{user.upper()}_MAIL_PASSWORD", password)

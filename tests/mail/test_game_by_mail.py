@@ -39,6 +39,7 @@ FILES = 16
 FILE_CAP = 400
 
 
+@pytest.mark.long
 def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for user, password in PLAYERS.items():
         monkeypatch.setenv(f"TEST_{user.upper()}_MAIL_PASSWORD", password)

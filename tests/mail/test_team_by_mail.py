@@ -42,6 +42,7 @@ def _a_teammate_ordered(folder: Path) -> bool:
                for f in game.files[2:])
 
 
+@pytest.mark.long
 def test_four_homes_play_a_team_game_by_mail(mail_system: MailSystem, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     for user, password in USERS.items():

@@ -230,6 +230,7 @@ def test_roster_form_round_trips_and_two_player_invitations_carry_none(tmp_path:
 # ----- a seat changes hands ----------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_seat_changes_hands_by_files_both_sides_sign(tmp_path: Path) -> None:
     """Carol drops out: Alice's side proposes Erin for seat carol, the Pompeians' next file accepts it; from
     then on Erin's key writes seat carol's files and Carol's is refused; every folder verifies."""

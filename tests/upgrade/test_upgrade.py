@@ -150,6 +150,7 @@ def _invite_pinning(ruleset: Any, host: Identity, name: str, data: bytes, tmp_pa
     return movefile.sign(body, host)
 
 
+@pytest.mark.long
 def test_a_game_pinning_an_older_scenario_finishes(tmp_path: Path) -> None:
     ruleset = rulesets.find("war-galley")
     name, data = _older_scenario(ruleset)

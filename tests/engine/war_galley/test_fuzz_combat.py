@@ -13,6 +13,8 @@ import random
 import time
 from collections import Counter
 
+import pytest
+
 from engine.dice import ForcedDice
 from engine.war_galley.battles.scenario_files import BATTLES_DIR
 from engine.war_galley.battles.setup import new_game
@@ -83,6 +85,7 @@ def play_and_replay(name: str, turns: int, counts: Counter[str]) -> int:
     return len(log) - 1
 
 
+@pytest.mark.long
 def test_random_play_with_every_combat_action_and_replay() -> None:
     counts: Counter[str] = Counter()
     began = time.perf_counter()
