@@ -69,7 +69,8 @@ def test_a_galley_moved_by_clicks_is_signed_saved_and_verifies(board: server.Boa
     page.wait_for_selector("#play-overlay g.offer.end")
     ends = page.locator("#play-overlay g.offer.end").count()
     assert ends > 5 and page.locator("#options button.end").count() == ends
-    assert galley in page.inner_text("#card")  # the galley's card: its ratings and markers
+    # the galley's card (its ratings and markers) comes by its own request: waited for, not assumed there
+    page.wait_for_function("galley => document.getElementById('card').textContent.includes(galley)", arg=galley)
     page.screenshot(path=str(artifacts / "play-reach.png"))
     page.click("#play-overlay g.offer.end >> nth=0", force=True)  # the farthest: clear of its own counter
     page.wait_for_selector("#play-overlay polyline.planned")
