@@ -241,7 +241,9 @@ def main() -> None:
     tauris = made("tauris", 3000, args.seed) if "tauris" in commands else actium
     actium_len = len(list((actium / "game").glob("*.pbem")))
     tauris_len = len(list((tauris / "game").glob("*.pbem")))
-    print(f"actium: {actium_len} files (seed {args.seed}); tauris: {tauris_len} files, played to its end")
+    made_from = f"the game in {args.actium_game}" if args.actium_game else f"seed {args.seed}"
+    tauris_note = "the Actium game's folder: no Tauris figures asked" if tauris == actium else "played to its end"
+    print(f"actium: {actium_len} files ({made_from}); tauris: {tauris_len} files, {tauris_note}")
     print(f"{os.cpu_count()} CPUs; median of {args.runs} runs after a warm-up; times in seconds, peak RSS in MiB\n")
     print("| files | command | wall s (median) | wall min-max | CPU s (median) | warm-up wall s | peak MiB | note |")
     print("|---|---|---|---|---|---|---|---|")
