@@ -26,7 +26,7 @@ import pytest
 
 from tests.in_process import run
 from pbem.cli.demo import choose_orders
-from pbem.game import store, writing
+from pbem.game import statecache, store, writing
 from pbem.reports.tally import tally
 from pbem.signed import identity as ids
 from pbem.signed.movefile import Move
@@ -98,6 +98,9 @@ def test_two_turns_of_tauris_from_an_invitation_by_mail(mail_system: MailSystem,
         pytest.fail("the game over mail did not settle")
 
     files = {user: sorted(games[user].glob("*.pbem")) for user in PLAYERS}
+    for user in PLAYERS:  # each round of `pbem mail --once` wrote the state cache of what it added
+        entry = statecache.read(games[user])
+        assert entry is not None and len(entry.files) == len(files[user]), user
     assert [p.read_bytes() for p in files["alice"]] == [p.read_bytes() for p in files["bob"]]
     for user in PLAYERS:
         assert "ok: game" in run("verify", str(games[user]))
