@@ -30,6 +30,18 @@ class SeededDice:
         return self.d6(purpose) + self.d6(purpose)
 
 
+class RecordedDice(SeededDice):
+    """Seeded dice remembering every face, so that a replay can force the same ones (ForcedDice)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.faces: list[int] = []
+
+    def d6(self, purpose: str) -> int:
+        self.faces.append(self.rng.randint(1, 6))
+        return self.faces[-1]
+
+
 def new(key: str, options: dict[str, object] | None = None) -> GameState:
     _, data = RULESET.load_scenario(key)
     return RULESET.new_game(data, default_rules_data(), options or {})

@@ -27,7 +27,7 @@ from engine.war_galley.turn.decisions import Activate, AnyDecision, Boarding
 from engine.war_galley.turn.state import GameState
 from engine.war_galley.turn.state_bytes import encode_state
 
-from .test_fuzz import SeededDice
+from .scenario_support import RecordedDice as SeededDice
 
 CASES = [("tauris", 3), ("myonessus", 2), ("chios", 2), ("arginusae", 1), ("lade", 1), ("side", 2), ("catana", 2)]
 COMBAT_STEPS = (Ram, Rake, PassThrough, Anastrophe, JettisonTowers)

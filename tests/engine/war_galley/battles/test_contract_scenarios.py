@@ -3,7 +3,11 @@
 It loads; its fixed galleys stand legally (no overlaps, on sea, but for the
 port of a `port_start`); every deployment decision it asks for accepts a
 listed example and refuses a broken one (a galley put where another stands);
-and random legal play runs full turns with no crash and no dead end.
+random legal play runs full turns with no crash and no dead end; and replaying
+its decisions with the same dice forced gives the same state at every step
+(the engine keeps nothing but the state; a separate random-play test checked
+that over five battles, and played Tauris, Aegatian Isles and Myonessus deeper,
+as this one now does).
 """
 
 from __future__ import annotations
@@ -20,14 +24,17 @@ from engine.war_galley.battles.scenario_files import BATTLES_DIR, load_scenario
 from engine.war_galley.play.dispatch import pending
 from engine.war_galley.play.legal import legal
 from engine.war_galley.ruleset import RULESET
-from engine.war_galley.turn.state import Phase
-from tests.engine.war_galley.scenario_support import SeededDice, apply, commit, new, opening
+from engine.war_galley.turn.state import GameState, Phase
+from engine.dice import ForcedDice
+from engine.war_galley.turn.state_bytes import encode_state
+from tests.engine.war_galley.scenario_support import RecordedDice, apply, commit, new, opening
 
 BATTLES = [(p.stem, {}) for p in sorted(BATTLES_DIR.glob("*.toml"))] + [
     ("lade", {"treachery": "on"}), ("ecnomus", {"transports": "towed"}), ("naulochus", {"flame": "on", "towers": "on"}),
     ("drepanum-approach", {"roman_first_turn": "on"}),
 ]
-TURNS = {"actium": 1, "lade": 1, "salamis-cyprus": 1, "naulochus": 1, "arginusae": 1, "chios": 1}
+TURNS = {"actium": 1, "lade": 1, "salamis-cyprus": 1, "naulochus": 1, "arginusae": 1, "chios": 1,
+         "tauris": 4, "aegatian-isles": 3, "myonessus": 3}
 
 
 @pytest.mark.parametrize(("key", "options"), BATTLES, ids=lambda v: v if isinstance(v, str) else ",".join(v) or "book")
@@ -42,8 +49,10 @@ def test_battle_keeps_the_contract(key: str, options: dict[str, object]) -> None
     assert all(board.is_sea(h) for h in hexes if board.map.contains(h)), "a fixed galley on land"
 
     rng = random.Random(key)
-    dice = SeededDice(rng)
+    dice = RecordedDice(rng)
+    first = state
     state, _ = RULESET.advance(state, dice)
+    log: list[tuple[object, int, bytes]] = [(None, len(dice.faces), encode_state(state))]  # decision, faces so far, state
     committed: dict[str, str] = {}
     decisions = 0
     while state.result is None and state.turn <= TURNS.get(key, 2):
@@ -51,9 +60,11 @@ def test_battle_keeps_the_contract(key: str, options: dict[str, object]) -> None
         if want is not None:  # a secret choice: committed and opened with our own salt
             if want.kind == "commit":
                 committed[want.label] = str(choices.listed(state)[0].get("value") or _value(state))
-                state = apply(state, commit(want.label, committed[want.label]), dice)
+                secret = commit(want.label, committed[want.label])
             else:
-                state = apply(state, opening(want.label, committed[want.label]), dice)
+                secret = opening(want.label, committed[want.label])
+            state = apply(state, secret, dice)
+            log.append((secret, len(dice.faces), encode_state(state)))
             continue
         waiting = pending(state)
         assert waiting.side is not None and not waiting.automatic, f"{key}: dead end at {waiting}"
@@ -61,7 +72,9 @@ def test_battle_keeps_the_contract(key: str, options: dict[str, object]) -> None
         assert options, f"{key}: nothing legal for {waiting.prompt}"
         if state.phase is Phase.DEPLOYMENT:
             _refuses_a_broken_deployment(state, options[0])
-        state = apply(state, rng.choice(options), dice)
+        decision = rng.choice(options)
+        state = apply(state, decision, dice)
+        log.append((decision, len(dice.faces), encode_state(state)))
         decisions += 1
     assert state.turn > TURNS.get(key, 2) or state.result is not None
     on_map = [h for g in state.galleys if g.position is not None for h in g.position.hexes]
@@ -70,7 +83,20 @@ def test_battle_keeps_the_contract(key: str, options: dict[str, object]) -> None
         assert all(board.is_sea(h) or g.aground is not None
                    for g in state.galleys if g.position is not None for h in g.position.hexes[:1]
                    if board.map.contains(h))
+    _replays_as_played(first, log, dice.faces)
     print(f"{key}: {decisions} decisions, {time.perf_counter() - began:.1f} s")
+
+
+def _replays_as_played(first: GameState, log: list[tuple[object, int, bytes]], faces: list[int]) -> None:
+    """Each decision applied again to the state before it with its own dice forced: the same state."""
+    forced = ForcedDice(*faces[: log[0][1]])
+    state, _ = RULESET.advance(first, forced)
+    assert forced.unused == [] and encode_state(state) == log[0][2]
+    for (decision, used, expected), (_, before, _) in zip(log[1:], log):
+        forced = ForcedDice(*faces[before:used])
+        state = apply(state, decision, forced)
+        assert forced.unused == [], f"{decision}: dice left over on replay"
+        assert encode_state(state) == expected, f"{decision}: replay differs from play"
 
 
 def _value(state) -> str:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from engine.war_galley.play.legal import legal
 from engine.war_galley.turn import sequence
 from engine.war_galley.turn import state_bytes as states
 from engine.war_galley.turn.state import GameState
-from tests.engine.war_galley.test_fuzz import SeededDice
+from tests.engine.war_galley.scenario_support import SeededDice
 
 
 def cold(state: GameState) -> bytes:
