@@ -37,7 +37,8 @@ class Room(NamedTuple):
 # room: pbem.exchange.mailer.compose takes the first room whose mail keeps within issue 24's 20 KB.
 # In the full room alone a Tauris mail once reached 23.5 KB (random dice in a test); the largest of
 # ten demo games' 910 mails is 16.3 KB (a 3.5 KB file, 4 KB of events). In the last room a file of
-# up to about 6 KB fits; the largest Tauris file in those games is 3.6 KB.
+# up to about 6 KB fits both ways; a larger one (a 7.3 KB Tauris transfer with both its activations
+# written out) travels armored only, in the first room that fits.
 ROOMS = (
     Room(EVENTS_BYTES, ORDERS_BYTES, LEGAL_BYTES),
     Room(EVENTS_BYTES // 2, ORDERS_BYTES // 2, LEGAL_BYTES // 2),

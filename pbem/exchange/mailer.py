@@ -91,11 +91,14 @@ def compose(
 ) -> EmailMessage:
     """The mail of file `seq`: its account in the largest room (pbem.exchange.account.ROOMS) that keeps
     the mail within `limit` as delivered; a report asked for by the settings is past any bound, so it
-    gets all."""
-    for room in accounts.ROOMS:
-        message = _message(game, seq, sender, sender_name, to, report, room)
-        if report is not None or len(message.as_bytes()) + RELAY_HEADERS <= limit:
-            break
+    gets all. A file too large for two copies even so (a Tauris transfer with both of its activations
+    written out made a 7.3 KB file, a 21.7 KB mail) travels armored only: the armored body is the copy
+    a mail program cannot strip, and `pbem mail` or `pbem receive THIS-MESSAGE.eml` reads it."""
+    for attached in (True, False):
+        for room in accounts.ROOMS:
+            message = _message(game, seq, sender, sender_name, to, report, room, attached)
+            if report is not None or len(message.as_bytes()) + RELAY_HEADERS <= limit:
+                return message
     return message
 
 
@@ -107,6 +110,7 @@ def _message(
     to: str,
     report: Attachment | None,
     room: accounts.Room,
+    attached: bool,
 ) -> EmailMessage:
     signed = game.files[seq]
     body = signed.body
@@ -136,14 +140,17 @@ def _message(
         *([f"Note: {visible(note)}", ""] if note else []),
         *accounts.account(game, seq, room),
         "",
-        f"The file is attached ({movefile.file_name(seq)}) and armored below.",
+        f"The file is attached ({movefile.file_name(seq)}) and armored below." if attached else
+        f"The file ({movefile.file_name(seq)}) is armored below, not attached: the mail keeps within "
+        f"{MAX_MAIL_BYTES // 1024} KB.",
         *how,
         "",
         text,
     ]
     content = "\n".join(lines)
     message.set_content(content, cte=transfer_encoding(content))
-    message.add_attachment(signed.raw, maintype="application", subtype="x-pbem", filename=movefile.file_name(seq))
+    if attached:
+        message.add_attachment(signed.raw, maintype="application", subtype="x-pbem", filename=movefile.file_name(seq))
     if report is not None:
         message.add_attachment(report.data, maintype="text", subtype="html", filename=report.name)
     return message

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import MailProblem
-from pbem.exchange import account, mailconfig, mailer
+from pbem.exchange import account, intake, mailconfig, mailer
 from pbem.game import store
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tauris-game"
@@ -68,22 +68,25 @@ def test_the_longest_tauris_resolution_is_cut_and_says_so() -> None:
     assert len(text.encode()) <= account.EVENTS_BYTES + account.LEGAL_BYTES + 1024
 
 
-def test_a_mail_over_its_bound_gives_its_account_less_room_never_the_file() -> None:
-    """The file travels whole (armored and attached); the account shrinks room by room to fit (a 5.6 KB
-    Tauris file with a melee's account made a 23.5 KB mail), and says what it left out."""
+def test_a_mail_over_its_bound_gives_its_account_less_room_then_sends_the_file_armored_only() -> None:
+    """The account shrinks room by room to fit (a Tauris mail once reached 23.5 KB); a file too large
+    for two copies even then (a 7.3 KB Tauris file made a 21.7 KB mail) travels armored only, and the
+    message still gives `pbem receive` the very file."""
     game = store.load(EXAMPLE)
     seq = 100  # the 72 events of file 99
     full = mailer.compose(game, seq, "alice@pbem.test", "Alice", "bob@pbem.test")
     full_size = len(full.as_bytes())
-    sizes = []
+    sizes, attached = [], []
     for limit in (full_size + mailer.RELAY_HEADERS, full_size + mailer.RELAY_HEADERS - 1, 0):
         message = mailer.compose(game, seq, "alice@pbem.test", "Alice", "bob@pbem.test", limit=limit)
         text = message.get_body(("plain",)).get_content()
-        assert [p.get_content() for p in message.iter_attachments()] == [game.files[seq].raw]
-        assert "-----BEGIN PBEM FILE-----" in text and "events (the report pbem writes has them all)" in text
+        assert "events (the report pbem writes has them all)" in text
+        assert {found.raw for found in intake.read_bytes(message.as_bytes(), "mail")} == {game.files[seq].raw}
+        attached.append([p.get_content() for p in message.iter_attachments()])
         sizes.append(len(message.as_bytes()))
     assert sizes[0] == full_size > sizes[1] > sizes[2]
-    assert "72 events (the report pbem writes has them all)" in text  # the smallest room: none listed
+    assert attached[:2] == [[game.files[seq].raw]] * 2 and attached[2] == []  # the last: armored only
+    assert "72 events (the report pbem writes has them all)" in text and "not attached" in text
 
 
 def test_a_mail_body_is_never_base64() -> None:
