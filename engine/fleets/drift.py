@@ -43,18 +43,23 @@ def _grouped(state: State, element: Element) -> bool:
     return any(e.id != element.id and space.linked(state, element, e) for e in state.elements)
 
 
-def drift(state: State, ident: str) -> tuple[State, list[Drifted]]:
+def drift(state: State, ident: str, drifting: frozenset[str] = frozenset()) -> tuple[State, list[Drifted]]:
     """Drift one element (and the enemy in contact with it), after any friend in its way that must drift too
-    (version 2). The caller has checked it may drift; the events are in the order the drifts were made."""
+    (version 2). The caller has checked it may drift; the events are in the order the drifts were made.
+
+    `drifting`: the elements whose drift waits on this one. A friend among them is not "yet to drift"
+    here: it drifts as soon as this one has (bases each in the other's way, a ring of them downwind,
+    sent this into endless recursion: `pbem legal` failed with an internal error in a Salamis demo)."""
     element = state.element(ident)
     assert element is not None
     members = _dragged(state, element)
     unit, reach = _unit_and_reach(state)
     events: list[Drifted] = []
     if state.rules.at_least("2"):
+        waiting = drifting | {m.id for m in members}
         for first in _in_the_way(state, members, unit, reach):
-            if state.element(first) is not None and first not in state.done:
-                state, more = drift(state, first)
+            if first not in waiting and state.element(first) is not None and first not in state.done:
+                state, more = drift(state, first, waiting)
                 events.extend(more)
         element = state.element(ident)
         assert element is not None

@@ -225,3 +225,18 @@ def test_an_enemy_against_a_flank_drifts_along() -> None:
     assert events[0].ids == ["B1", "R1"]
     old, _ = drift(battle(el("B1", "Wr", 1200, 800, N), el("R1", "Lib", 1360, 800, W), wind="S", version="1"), "B1")
     assert at(old, "R1") == (1360, 800, W)
+
+
+def test_bases_each_in_the_others_way_drift_without_endless_recursion() -> None:
+    """A Salamis demo game (random keys) reached a bound where drifting one Greek element meant first
+    drifting a friend in its way whose own drift waited on the first: `pbem legal` recursed until Python
+    stopped it (an internal error). The state, as the game had it, is kept beside this test; every decision
+    listed there now applies, and each drift moves its element."""
+    from pathlib import Path
+
+    data = (Path(__file__).parent / "data" / "salamis-ring-drift-state.json").read_bytes()
+    state = RULESET.load_state(data, RULESET.default_rules_data())
+    listed = RULESET.legal(state)
+    assert listed and any(d.get("kind") == "drift" for d in listed if isinstance(d, dict))
+    for decision in listed:
+        RULESET.apply(state, decision, Forced(*[3] * 40))
