@@ -69,10 +69,14 @@ def solo(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def play_solo(game: Path, keys: Path, decisions: int, chooser: random.Random) -> list[str]:
-    """Move as whichever side decides, `decisions` times, with the plain commands; returns the outputs."""
+    """Move as whichever side decides, `decisions` times or until the battle ends (the keys are new each
+    run, so are the dice: a Tauris game once ended in a withdrawal, 9.2, at its 18th file), with the
+    plain commands; returns the outputs."""
     outputs = []
     for _ in range(decisions):
         status = run("status", str(game), "--keys", str(keys))
+        if "game over:" in status:
+            break
         assert "your decision" in status, status
         g = store.load(game)
         me = next(i for i in ids.all_identities(keys) if i.public_b64 == g.player(g.next_author).key)
