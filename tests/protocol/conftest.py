@@ -133,7 +133,7 @@ class Recorded:
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     # The keys are new each session, so the dice and the game are too: a game that happens to lack a kind
     # of file the attacks need (no acknowledgement in one CI run) is played again with new keys.
-    for attempt in range(20):
+    for _ in range(20):
         root = tmp_path_factory.mktemp("recorded")
         keys = root / "keys"
         host = ids.generate("alice", keys)
