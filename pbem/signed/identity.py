@@ -144,6 +144,12 @@ def _check_name(name: str) -> None:
         )
 
 
+def new_private_key() -> Ed25519PrivateKey:
+    """A new key from the system's randomness. (The test suite derives its keys from a seed instead, as it
+    does game ids, nonces and file times, so that each of its games, and so its dice, can be played again.)"""
+    return Ed25519PrivateKey.generate()
+
+
 def generate(name: str, folder: Path) -> Identity:
     """Make a new key pair NAME in `folder`; refuse to overwrite an existing one."""
     _check_name(name)
@@ -151,7 +157,7 @@ def generate(name: str, folder: Path) -> Identity:
     if key_path.exists():
         raise UsageError(f"key {name!r} already exists in {folder}; choose another name")
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    private = Ed25519PrivateKey.generate()
+    private = new_private_key()
     identity = Identity(name, private, folder)
     check_public(identity.public_b64, f"new key {name!r}")  # a generated key always passes; never write one that would not
     from cryptography.hazmat.primitives import serialization
