@@ -34,6 +34,9 @@ class Table:
 
     def _load(self) -> None:
         self.game = store.load(self.folder)
+        # The state cache now, as each `pbem mail` round writes it, not once `pbem play` exits: a table left
+        # open for days, then closed with the terminal, must not cost the next command a replay of the game.
+        store.save_loaded()
         self.me: Identity = session.choose_key(self.game, self.keys, self.key_name, role=self.game.next_author)
         self.role = writing.my_role(self.game, self.me)
         self.outlook: writing.Outlook | None = None

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pbem.board import server
-from pbem.game import store
+from pbem.game import statecache, store
 from pbem.game.ruleset import Pending
 from tests.board.tables import deciding_table
 
@@ -86,6 +86,8 @@ def test_a_galley_moved_by_clicks_is_signed_saved_and_verifies(board: server.Boa
     game = store.load(folder, use_cache=False)  # a replay from file 0: every signature, link and state
     assert len(game.files) == before + 1 == sent + 1
     assert (folder / f"{sent:06d}.pbem").is_file()
+    cached = statecache.read(folder)  # written as the file was, not when `pbem play` exits
+    assert cached is not None and len(cached.files) == sent + 1
     assert [game.ruleset.format_order(d) for d in game.files[sent].body.decisions] == [order]
     assert errors == []
     assert all(u.startswith(board.origin + "/") for u in requests)  # nothing fetched from the network
