@@ -26,7 +26,7 @@ def test_a_war_galley_game_verifies_under_other_hash_seeds(tmp_path: Path, scena
     for seed in ("2", "3"):
         checked = run(["verify", str(tmp_path / "g" / "alice")], seed)
         assert checked.returncode == 0, checked.stderr
-        # The demo's keys (hence its dice) are fresh each run, so the game may end or reach the demo's
+        # The demo runs as a subprocess, its keys (hence its dice) fresh each run, so the game may end or reach the demo's
         # file cap: both are verified games, and either answer must agree across hash seeds.
         assert checked.stdout.startswith("ok: game ") and " files verified; " in checked.stdout
         assert "finished: " in checked.stdout or "in progress, waiting on " in checked.stdout

@@ -1,7 +1,7 @@
 """The table of the player the rules wait on: shared by the board tests.
 
-Who that is after a few files, and what he decides, depends on the dice, new with
-every run's keys; so a test plays on to the decision it wants (`until`) and opens
+Who that is after a few files, and what he decides, depends on the dice, which come
+from the test's keys (PBEM_TEST_SEED, tests/conftest.py); so a test plays on to the decision it wants (`until`) and opens
 the table of whoever holds it.
 """
 

@@ -30,7 +30,7 @@ def _first_activation(pending: Pending) -> bool:
 
 @pytest.fixture()
 def board(tmp_path: Path) -> Iterator[server.Board]:
-    # Who activates first, and after how many files, depends on the dice (new keys every run).
+    # Who activates first, and after how many files, depends on the dice (the test's keys: PBEM_TEST_SEED).
     board = server.Board(deciding_table(tmp_path, "war-galley", "tauris", ACTIVATION, _first_activation,
                                         tmp_path / "no-mail.toml")).start()
     yield board

@@ -104,8 +104,8 @@ def test_tauris_between_two_players_linked_only_by_mail(mail_system: MailSystem,
     moves = [f.body for f in final.files if isinstance(f.body, Move)]
     # Every file with decisions came from a person's `pbem move`; every other one from `pbem mail`.
     assert counts.decisions == written_by_person == sum(1 for b in moves if b.decisions)
-    # How many acknowledgements a game needs depends on its dice (the keys are
-    # new each run), so the test asks only that there were some, all by the tool.
+    # How many acknowledgements a game needs depends on its dice (the keys come
+    # from PBEM_TEST_SEED), so the test asks only that there were some, all by the tool.
     assert counts.acknowledgements == sum(1 for b in moves if not b.decisions) > 0
     # And each of them went through the mail system: one message per file after the set-up.
     delivered = len(mail_system.delivered)

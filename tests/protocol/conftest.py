@@ -131,8 +131,8 @@ class Recorded:
 
 @pytest.fixture(scope="session")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    # The keys are new each session, so the dice and the game are too: a game that happens to lack a kind
-    # of file the attacks need (no acknowledgement in one CI run) is played again with new keys.
+    # The dice come from the keys (PBEM_TEST_SEED, tests/conftest.py): a game that happens to lack a kind
+    # of file the attacks need (no acknowledgement, as with one seed) is played again with the next keys.
     for _ in range(20):
         root = tmp_path_factory.mktemp("recorded")
         keys = root / "keys"

@@ -57,7 +57,7 @@ class Stops:
 def _play(root: Path, name: str, scenario: str, most: int) -> Stops:
     """Solo play (both keys in one folder) by the demo player; a copy of the folder at each new kind of decision.
 
-    The dice come from the keys, new each run: a game that ends before every kind was met is followed by another."""
+    The dice come from the keys (PBEM_TEST_SEED): a game that ends before every kind was met is followed by another."""
     ruleset = rulesets.find(name)
     stops = Stops(root / "keys")
     me = {"host": ids.generate("alice", stops.keys), "guest": ids.generate("bob", stops.keys)}

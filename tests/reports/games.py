@@ -27,7 +27,7 @@ def play(root: Path, ruleset_name: str, scenario: str, files: int, seed: int = 1
     """Play up to `files` files of `scenario`; return the host's game folder.
 
     `until`: past `files`, go on until the rules wait on the next author's side with a decision
-    `until` accepts (who decides what after a few files depends on the dice, new with every run's keys).
+    `until` accepts (who decides what after a few files depends on the dice, from the test's keys: PBEM_TEST_SEED).
     """
     ruleset = rulesets.find(ruleset_name)
     sides = ruleset.sides(ruleset.load_scenario(scenario)[1], ruleset.default_rules_data())

@@ -69,8 +69,8 @@ def solo(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def play_solo(game: Path, keys: Path, decisions: int, chooser: random.Random) -> list[str]:
-    """Move as whichever side decides, `decisions` times or until the battle ends (the keys are new each
-    run, so are the dice: a Tauris game once ended in a withdrawal, 9.2, at its 18th file), with the
+    """Move as whichever side decides, `decisions` times or until the battle ends (the dice come from the
+    keys, PBEM_TEST_SEED: a Tauris game once ended in a withdrawal, 9.2, at its 18th file), with the
     plain commands; returns the outputs."""
     outputs = []
     for _ in range(decisions):
