@@ -20,8 +20,13 @@ def deciding_table(root: Path, ruleset: str, scenario: str, files: int,
                    mail: Path | None = None) -> table.Table:
     """Play at least `files` files, on to a decision `until` accepts; the table of the player who decides it."""
     play(root, ruleset, scenario, files, until=until)
+    return table_of_the_decider(root, mail)
+
+
+def table_of_the_decider(root: Path, mail: Path | None = None) -> table.Table:
+    """The table of whichever player (`root`/host or `root`/guest) the rules wait on."""
     for role in ("host", "guest"):
         board = table.open_table(root / role, root / "keys" / role, None, mail)
         if board.my_decision():
             return board
-    raise AssertionError(f"{scenario} at file {files}: no one to decide")
+    raise AssertionError(f"{root}: no one to decide")

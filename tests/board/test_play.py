@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from pbem.board import server
 from pbem.game import statecache, store
 from pbem.game.ruleset import Pending
-from tests.board.tables import deciding_table
+from tests.board.tables import deciding_table, table_of_the_decider
 
 ACTIVATION = 13  # at least this many files of Tauris come before the first activation (5.41)
 
@@ -28,11 +29,20 @@ def _first_activation(pending: Pending) -> bool:
     return "(5.41)" in pending.prompt
 
 
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tauris to its first activation, once for the module. Who activates first, and after how many files,
+    depends on the dice (the fixture's keys: PBEM_TEST_SEED)."""
+    root = tmp_path_factory.mktemp("tauris-first-activation")
+    deciding_table(root, "war-galley", "tauris", ACTIVATION, _first_activation)
+    return root
+
+
 @pytest.fixture()
-def board(tmp_path: Path) -> Iterator[server.Board]:
-    # Who activates first, and after how many files, depends on the dice (the test's keys: PBEM_TEST_SEED).
-    board = server.Board(deciding_table(tmp_path, "war-galley", "tauris", ACTIVATION, _first_activation,
-                                        tmp_path / "no-mail.toml")).start()
+def board(played: Path, tmp_path: Path) -> Iterator[server.Board]:
+    root = tmp_path / "table"  # each test's own copy: some send a file
+    shutil.copytree(played, root)
+    board = server.Board(table_of_the_decider(root, root / "no-mail.toml")).start()
     yield board
     board.stop()
 
