@@ -183,6 +183,16 @@ def test_book_order() -> None:
     }
 
 
+def test_book_order_numbers_the_thirteen_battles_as_the_book_lists_its_wars() -> None:
+    """"The wars covered by the scenarios are": Lade; Arginusae; Catana; Salamis (Cyprus); Ecnomus, Drepanum,
+    The Aegatian Islands; Chios; Side, Myonessus; Tauris, Naulochus, Actium: 13 battles, Drepanum's two
+    scenarios (the approach and the battle) one of them."""
+    book = {"lade": 1, "arginusae": 2, "catana": 3, "salamis-cyprus": 4, "ecnomus": 5, "drepanum-approach": 6,
+            "drepanum-battle": 6, "aegatian-isles": 7, "chios": 8, "side": 9, "myonessus": 10, "tauris": 11,
+            "naulochus": 12, "actium": 13}
+    assert {s.key: s.book_order for s in builtin_scenarios()} == book
+
+
 def test_new_rule_names_are_registered() -> None:
     assert "boarding_transports" in SPECIAL_RULES
     assert {"two_lines", "commander_wings", "commander_columns"} <= set(ZONE_CONSTRAINTS)
